@@ -1,0 +1,45 @@
+"""Why an action was refused, in words a player understands.
+
+Every refusal is an ``IllegalAction`` (a ``ValueError``); the subclasses let callers and tests
+tell the cases apart without parsing messages.
+"""
+
+
+class IllegalAction(ValueError):
+    """The action is not allowed in this state; the state is unchanged."""
+
+
+class MatchOver(IllegalAction):
+    pass
+
+
+class NotYourTurn(IllegalAction):
+    pass
+
+
+class WrongPhase(IllegalAction):
+    """The kind of action does not fit the moment (bidding while cards are being played...)."""
+
+
+class UnknownAction(IllegalAction):
+    """The action could not be read at all (unknown word, card or suit)."""
+
+
+class CardNotHeld(IllegalAction):
+    pass
+
+
+class MustFollowSuit(IllegalAction):
+    pass
+
+
+class SuitTurnedDown(IllegalAction):
+    pass
+
+
+class DealerMustName(IllegalAction):
+    """Stick the dealer: the dealer may not pass in round two."""
+
+
+class DealerMustTakeUp(IllegalAction):
+    pass
