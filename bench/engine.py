@@ -51,7 +51,8 @@ def main() -> None:
     args = parser.parse_args()
     decks = [args.deck] if args.deck else [24, 25, 32]
     print(f"python {sys.version.split()[0]}, {args.repeats} repeats of {args.seconds:g} s each")
-    print(f"{'deck':>4} {'hands/s (median)':>17} {'min':>8} {'max':>8} {'actions/s':>10} {'passed out':>10}")
+    header = ("deck", "hands/s (median)", "min", "max", "actions/s", "passed out")
+    print("{:>4} {:>17} {:>8} {:>8} {:>10} {:>10}".format(*header))
     for deck in decks:
         rules = Rules(deck=deck)
         play(rules, 0.3, 0)  # warm the caches

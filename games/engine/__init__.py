@@ -1,8 +1,8 @@
 """Two-hand euchre, pure Python: no Django (or anything outside the standard library) below here.
 
-    state = new_match(seed, Rules(deck=24, target=10))
-    state = apply(state, legal_actions(state)[0])
-    view_for(state, seat=0)
+state = new_match(seed, Rules(deck=24, target=10))
+state = apply(state, legal_actions(state)[0])
+view_for(state, seat=0)
 """
 
 from .errors import IllegalAction

@@ -105,9 +105,7 @@ def cards_in(mask: int) -> tuple[int, ...]:
     )
 
 
-CODES: tuple[str, ...] = tuple(
-    [RANK_CODES[c & 7] + SUIT_CODES[c >> 3] for c in range(32)] + ["JK"]
-)
+CODES: tuple[str, ...] = tuple([RANK_CODES[c & 7] + SUIT_CODES[c >> 3] for c in range(32)] + ["JK"])
 CARD_BY_CODE: dict[str, int] = {code: card for card, code in enumerate(CODES)}
 
 

@@ -7,8 +7,9 @@ next state or raises an ``IllegalAction`` saying why, leaving ``state`` as it wa
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from functools import cache, lru_cache
+from typing import NamedTuple
 
 from .cards import (
     DECK_MASKS,
@@ -213,7 +214,7 @@ def _discard_actions(seat: int, mask: int) -> tuple[Action, ...]:
     return tuple(discard_action(seat, c) for c in cards_in(mask))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _round_two_actions(seat: int, turned_down: int, may_pass: bool) -> tuple[Action, ...]:
     names = [Action.parse(seat, f"name:{'CDHS'[s]}") for s in range(4) if s != turned_down]
     return ((Action.parse(seat, "pass"),) if may_pass else ()) + tuple(names)
@@ -420,9 +421,8 @@ def _round_two(state: State, seat: int, action: Action) -> State:
     if state.rules.stick_the_dealer:
         raise DealerMustName("Stick the dealer: the dealer must name a suit")
     # Both passed twice: the hand is void and the other player deals.
-    result = HandResult(
-        state.hand_number, state.dealer, None, None, (0, 0), (0, 0), _PASSED_OUT, None
-    )
+    bids = state.bids + (action,)
+    result = _hand_result(state, bids, (), (0, 0), (0, 0), _PASSED_OUT)
     return _next_hand(state, state.scores, result)
 
 
@@ -472,6 +472,29 @@ _set_dict = object.__setattr__
 _new_tuple = tuple.__new__  # a NamedTuple's own __new__ is a Python function: twice as slow
 
 
+def _hand_result(
+    state: State,
+    bids: tuple[Action, ...],
+    tricks: tuple[Trick, ...],
+    won: tuple[int, int],
+    points: tuple[int, int],
+    outcome: HandOutcome,
+) -> HandResult:
+    return HandResult(
+        number=state.hand_number,
+        dealer=state.dealer,
+        upcard=state.upcard,
+        bids=bids,
+        discard=state.discard,
+        trump=state.trump,
+        maker=state.maker,
+        tricks=tricks,
+        tricks_won=won,
+        points=points,
+        outcome=outcome,
+    )
+
+
 def _score_hand(state: State, hands: tuple, tricks: tuple, won: tuple[int, int]) -> State:
     maker = state.maker
     made = won[maker]
@@ -483,10 +506,7 @@ def _score_hand(state: State, hands: tuple, tricks: tuple, won: tuple[int, int])
         outcome, scorer, points = _EUCHRED, maker ^ 1, 2
     gained = (points, 0) if scorer == 0 else (0, points)
     scores = (state.scores[0] + gained[0], state.scores[1] + gained[1])
-    result = _new_tuple(
-        HandResult,
-        (state.hand_number, state.dealer, state.trump, maker, won, gained, outcome, tricks[-1]),
-    )
+    result = _hand_result(state, state.bids, tricks, won, gained, outcome)
     if scores[scorer] >= state.rules.target:
         # The match ends at once; the finished hand stays on the table.
         return evolve(

@@ -116,7 +116,9 @@ def _all_actions(seat: int) -> dict[str, Action]:
             ActionKind.LEAVE,
         )
     ]
-    actions += [Action(seat, k, suit=s) for k in (ActionKind.NAME, ActionKind.JOKER) for s in range(4)]
+    actions += [
+        Action(seat, k, suit=s) for k in (ActionKind.NAME, ActionKind.JOKER) for s in range(4)
+    ]
     actions += [
         Action(seat, k, card=c) for k in (ActionKind.DISCARD, ActionKind.PLAY) for c in range(33)
     ]
@@ -138,7 +140,6 @@ def discard_action(seat: int, card: int) -> Action:
     return _ACTIONS[seat]["discard:" + CODES[card]]
 
 
-
 class Trick(NamedTuple):
     leader: int
     plays: tuple[tuple[int, int], ...]  # (seat, card), in the order played
@@ -146,16 +147,22 @@ class Trick(NamedTuple):
 
 
 class HandResult(NamedTuple):
-    """How a finished (or passed-out) hand ended: the match's per-hand summary."""
+    """How a hand went, once it is over (or passed out): the match's per-hand record.
+
+    ``discard`` is secret while the match runs: only ``view_for`` decides who may see it.
+    """
 
     number: int
     dealer: int
+    upcard: int
+    bids: tuple[Action, ...]
+    discard: int | None
     trump: int | None
     maker: int | None
+    tricks: tuple[Trick, ...]
     tricks_won: tuple[int, int]
     points: tuple[int, int]
     outcome: HandOutcome
-    last_trick: Trick | None
 
 
 @dataclass(frozen=True)
@@ -189,7 +196,7 @@ class State:
     results: tuple[HandResult, ...]  # every finished or passed-out hand, in order
     winner: int | None
 
-    def hand_cards(self, seat: int) -> list[int]:
+    def hand_cards(self, seat: int) -> tuple[int, ...]:
         return cards_in(self.hands[seat])
 
     @property

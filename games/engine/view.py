@@ -23,6 +23,9 @@ class TrickView:
 
 @dataclass(frozen=True)
 class HandResultView:
+    """A finished hand's summary. No card of it is named: while the match runs, those cards
+    are shuffled into later hands, so only the replay (after the match) shows them."""
+
     number: int
     dealer: int
     trump: str | None
@@ -30,7 +33,6 @@ class HandResultView:
     tricks_won: tuple[int, int]
     points: tuple[int, int]
     outcome: str
-    last_trick: TrickView | None
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,6 @@ def _result_view(result: HandResult) -> HandResultView:
         tricks_won=result.tricks_won,
         points=result.points,
         outcome=result.outcome.value,
-        last_trick=None if result.last_trick is None else _trick_view(result.last_trick),
     )
 
 
@@ -87,7 +88,9 @@ def view_for(state: State, seat: int | None) -> View:
     trump = NO_TRUMP if state.trump is None else state.trump
     own = ()
     if seat is not None:
-        own = tuple(CODES[c] for c in sorted(cards_in(state.hands[seat]), key=lambda c: sort_key(c, trump)))
+        own = tuple(
+            CODES[c] for c in sorted(cards_in(state.hands[seat]), key=lambda c: sort_key(c, trump))
+        )
     sizes = (state.hands[0].bit_count(), state.hands[1].bit_count())
     return View(
         seat=seat,

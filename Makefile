@@ -1,0 +1,51 @@
+# The two commands of the README: `make run` serves the site, `make test` runs the whole suite.
+# Each sets itself up (a .venv with the pinned requirements) and is quick the second time.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# `make test` runs everything; PYTEST_ARGS narrows it (e.g. PYTEST_ARGS="tests/engine -x").
+PYTEST_ARGS ?=
+
+.PHONY: run test lint format bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
+	$(BIN)/pip install -q -r requirements-dev.txt
+	touch $@
+
+run: $(VENV)/.runtime
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py collectstatic --noinput -v0
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# Tests run with DEBUG off, as production does; they need a SECRET_KEY of their own.
+# Browser tests (-m e2e) run in a pytest process of their own (see tests/e2e/conftest.py);
+# exit code 5 there means PYTEST_ARGS selected none of them.
+PYTEST := SECRET_KEY=$${SECRET_KEY:-test-only-not-secret} $(BIN)/python -m pytest
+test: $(VENV)/.dev
+	$(PYTEST) -m "not e2e" $(PYTEST_ARGS)
+	$(PYTEST) -m e2e $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.dev
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(VENV)/.runtime
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis test-db.sqlite3

@@ -1,0 +1,1 @@
+"""Persistence for users' matches: added with the accounts-and-play work."""

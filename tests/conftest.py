@@ -1,0 +1,35 @@
+"""Shared fixtures: users, and the real services the suite runs against.
+
+In CI (CI=true) a missing service or browser fails the run; elsewhere it skips the tests
+that need it, saying what is missing.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def missing(what: str) -> None:
+    """A test needs ``what`` and this machine lacks it: fail in CI, skip elsewhere."""
+    if IN_CI:
+        pytest.fail(f"{what} is required in CI", pytrace=False)
+    pytest.skip(f"{what} is not available here")
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return django_user_model.objects.create_user("alice", password="correct horse 1")
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return django_user_model.objects.create_user("bob", password="correct horse 2")
+
+
+@pytest.fixture
+def carol(django_user_model):
+    return django_user_model.objects.create_user("carol", password="correct horse 3")

@@ -1,0 +1,34 @@
+"""The rules engine is a library: only the standard library below ``games/engine``."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_the_engine_imports_only_the_standard_library():
+    files = sorted(ENGINE.rglob("*.py"))
+    assert len(files) >= 5
+    for path in files:
+        outside = imported_modules(path) - set(sys.stdlib_module_names) - {"__future__"}
+        assert not outside, f"{path.name} imports {outside}"
+
+
+def test_the_guard_would_notice_a_django_import(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("from django.db import models\nimport json\n")
+    assert imported_modules(bad) - set(sys.stdlib_module_names) == {"django"}

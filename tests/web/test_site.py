@@ -1,0 +1,88 @@
+"""The Django project itself: settings from the environment, pages, health checks."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def django_check(env: dict[str, str]) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    return subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_without_debug_a_missing_secret_key_stops_start_up_with_a_clear_message():
+    result = django_check({})
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
+
+
+def test_debug_runs_without_a_secret_key():
+    result = django_check({"DEBUG": "1"})
+    assert result.returncode == 0, result.stderr
+
+
+def test_debug_is_off_unless_asked_for():
+    assert settings.DEBUG is False
+
+
+def test_daphne_serves_asgi_and_channels_is_installed():
+    assert settings.INSTALLED_APPS[0] == "daphne"
+    assert settings.ASGI_APPLICATION == "euchre_site.asgi.application"
+
+
+def test_the_database_and_channel_layer_follow_the_environment():
+    engine = settings.DATABASES["default"]["ENGINE"]
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    if os.environ.get("DATABASE_URL"):
+        assert engine == "django.db.backends.postgresql"
+    else:
+        assert engine == "django.db.backends.sqlite3"
+    if os.environ.get("REDIS_URL"):
+        assert layer == "channels_redis.core.RedisChannelLayer"
+    else:
+        assert layer == "channels.layers.InMemoryChannelLayer"
+
+
+@pytest.mark.django_db
+def test_home_page_explains_the_game(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Two-hand euchre" in page
+    assert "right bower" in page and "euchred" in page
+    assert "/static/django-htmx/" in page or "htmx" in page  # htmx from our own static files
+    assert "https://" not in page  # nothing from a CDN
+
+
+@pytest.mark.django_db
+def test_static_files_are_served_by_the_site_itself(client):
+    for path in ("/static/css/site.css", "/static/js/connection.js"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+
+
+@pytest.mark.django_db
+def test_healthz_reports_the_database(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok"}
+
+
+@pytest.mark.django_db
+def test_pages_refuse_unsupported_methods_with_a_4xx(client):
+    assert client.post("/").status_code in (403, 405)
