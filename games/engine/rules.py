@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from functools import cache, lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from .cards import (
@@ -20,7 +20,6 @@ from .cards import (
     SUIT_MASK,
     SUIT_WORDS,
     card_name,
-    cards_in,
 )
 from .errors import (
     CardNotHeld,
@@ -149,35 +148,43 @@ def _next_hand(state: State, scores: tuple[int, int], result: HandResult) -> Sta
     return from_fields(fields)
 
 
+# The fields that every deal resets to the same values.
+_FRESH_HAND = {
+    "upcard_fate": _UPCARD_FACE_UP,
+    "bids": (),
+    "trump": None,
+    "maker": None,
+    "discard": None,
+    "leader": None,
+    "trick": (),
+    "tricks": (),
+    "winner": None,
+}
+
+
 def _hand_fields(deck: int, seed: int, number: int, dealer: int, scores: tuple[int, int]) -> dict:
     """Every field of a state that a new deal sets."""
     c = _shuffle(seed, number, deck, 11)  # two hands and the upcard
     upcard = c[10]
     hand0 = 1 << c[0] | 1 << c[1] | 1 << c[2] | 1 << c[3] | 1 << c[4]
     hand1 = 1 << c[5] | 1 << c[6] | 1 << c[7] | 1 << c[8] | 1 << c[9]
-    joker_up = upcard == JOKER
-    return {
-        "hand_number": number,
-        "dealer": dealer,
-        "scores": scores,
+    fields = _FRESH_HAND.copy()
+    fields["hand_number"] = number
+    fields["dealer"] = dealer
+    fields["scores"] = scores
+    fields["hands"] = (hand0, hand1)
+    fields["upcard"] = upcard
+    fields["stock"] = DECK_MASKS[deck] ^ hand0 ^ hand1 ^ (1 << upcard)
+    if upcard == JOKER:
         # A joker upcard: the dealer names its suit at once, before any bid.
-        "phase": _NAME_JOKER if joker_up else _ROUND_ONE,
-        "turn": dealer if joker_up else dealer ^ 1,
-        "hands": (hand0, hand1),
-        "upcard": upcard,
-        "upcard_suit": None if joker_up else upcard >> 3,
-        "upcard_fate": _UPCARD_FACE_UP,
-        "stock": DECK_MASKS[deck] ^ hand0 ^ hand1 ^ (1 << upcard),
-        "bids": (),
-        "trump": None,
-        "maker": None,
-        "discard": None,
-        "leader": None,
-        "trick": (),
-        "tricks": (),
-        "tricks_won": (0, 0),
-        "winner": None,
-    }
+        fields["phase"] = _NAME_JOKER
+        fields["turn"] = dealer
+        fields["upcard_suit"] = None
+    else:
+        fields["phase"] = _ROUND_ONE
+        fields["turn"] = dealer ^ 1
+        fields["upcard_suit"] = upcard >> 3
+    return fields
 
 
 # ---------------------------------------------------------------------------------------------
@@ -195,23 +202,33 @@ _TAKE_UP_OR_LEAVE = _fixed("take_up", "leave")
 _MUST_TAKE_UP = _fixed("take_up")
 
 
-_PLAYS = tuple(tuple(play_action(seat, c) for c in range(33)) for seat in (0, 1))
-_PLAY_CACHE: tuple[dict[int, tuple[Action, ...]], dict[int, tuple[Action, ...]]] = ({}, {})
+def _by_byte(make, seat: int) -> tuple:
+    """``table[i][b]``: the seat's actions for the cards set in byte ``b`` of a mask, byte ``i``.
+
+    A mask's actions are then five lookups and four tuple joins: no cache to fill or miss.
+    """
+    return tuple(
+        tuple(
+            tuple(make(seat, 8 * i + bit) for bit in range(8) if b >> bit & 1 and 8 * i + bit < 33)
+            for b in range(256)
+        )
+        for i in range(5)
+    )
 
 
-def _play_actions(seat: int, mask: int) -> tuple[Action, ...]:
-    cache = _PLAY_CACHE[seat]
-    found = cache.get(mask)
-    if found is None:
-        if len(cache) >= 1 << 17:
-            cache.clear()  # a bounded memo: hands recur, but not all 2^33 of them
-        found = cache[mask] = tuple(map(_PLAYS[seat].__getitem__, cards_in(mask)))
-    return found
+_PLAY_BYTES = tuple(_by_byte(play_action, seat) for seat in (0, 1))
+_DISCARD_BYTES = tuple(_by_byte(discard_action, seat) for seat in (0, 1))
 
 
-@lru_cache(maxsize=1 << 12)
-def _discard_actions(seat: int, mask: int) -> tuple[Action, ...]:
-    return tuple(discard_action(seat, c) for c in cards_in(mask))
+def _actions_in(table: tuple, mask: int) -> tuple[Action, ...]:
+    b0, b1, b2, b3, b4 = table
+    return (
+        b0[mask & 255]
+        + b1[mask >> 8 & 255]
+        + b2[mask >> 16 & 255]
+        + b3[mask >> 24 & 255]
+        + b4[mask >> 32 & 255]
+    )
 
 
 @cache
@@ -234,14 +251,20 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
             follow = hand & SUIT_MASK[trump][EFFECTIVE_SUIT[trump][trick[0][1]]]
             if follow:
                 hand = follow
-        found = _PLAY_CACHE[turn].get(hand)
-        return _play_actions(turn, hand) if found is None else found
+        b0, b1, b2, b3, b4 = _PLAY_BYTES[turn]  # _actions_in, inlined on the hot path
+        return (
+            b0[hand & 255]
+            + b1[hand >> 8 & 255]
+            + b2[hand >> 16 & 255]
+            + b3[hand >> 24 & 255]
+            + b4[hand >> 32 & 255]
+        )
     if phase is _ROUND_ONE:
         return (_ROUND_ONE_DEALER if turn == state.dealer else _ROUND_ONE_ELDER)[turn]
     if phase is _DEALER_DECIDES:
         return (_MUST_TAKE_UP if state.rules.dealer_must_take_up else _TAKE_UP_OR_LEAVE)[turn]
     if phase is _DISCARD:
-        return _discard_actions(turn, state.hands[turn])
+        return _actions_in(_DISCARD_BYTES[turn], state.hands[turn])
     if phase is _ROUND_TWO:
         may_pass = turn != state.dealer or not state.rules.stick_the_dealer
         return _round_two_actions(turn, state.upcard_suit, may_pass)
@@ -284,14 +307,14 @@ def _wrong_moment(state: State, kind: ActionKind) -> WrongPhase:
 
 def apply(state: State, action: Action) -> State:
     """The state after ``action``; raises ``IllegalAction`` (``state`` unchanged) if not allowed."""
+    if state.phase is _PLAY:
+        return _play(state, action)  # ten of a hand's dozen actions
+    return _decide(state, action)
+
+
+def _decide(state: State, action: Action) -> State:
+    """Every action but a card played, and the refusal of anything out of place."""
     phase = state.phase
-    if (
-        phase is _PLAY
-        and action.__class__ is Action
-        and action.kind is _DO_PLAY
-        and action.seat == state.turn
-    ):
-        return _play(state, action.seat, action.card)  # the common case, checked first
     if phase is _MATCH_OVER:
         raise MatchOver("The match is over")
     if not isinstance(action, Action):
@@ -301,9 +324,7 @@ def apply(state: State, action: Action) -> State:
         raise NotYourTurn("It is not your turn")
     kind = action.kind
     if phase is _PLAY:
-        if kind is not _DO_PLAY:
-            raise _wrong_moment(state, kind)
-        return _play(state, seat, action.card)
+        raise _wrong_moment(state, kind)  # a card played by the seat to act never gets here
     if phase is _ROUND_ONE:
         return _round_one(state, seat, action)
     if phase is _DEALER_DECIDES:
@@ -358,25 +379,22 @@ def _round_one(state: State, seat: int, action: Action) -> State:
                 },
             )
         if kind is _DO_ACCEPT:
-            return _take_up(state, seat, bids, maker=seat, trump=state.upcard_suit)
+            return _take_up(state, seat, bids, seat, state.upcard_suit)
     raise _wrong_moment(state, kind)
 
 
 def _take_up(state: State, dealer: int, bids: tuple, maker: int, trump: int) -> State:
     hands = list(state.hands)
     hands[dealer] |= 1 << state.upcard
-    return evolve(
-        state,
-        {
-            "phase": _DISCARD,
-            "turn": dealer,
-            "bids": bids,
-            "hands": tuple(hands),
-            "upcard_fate": _UPCARD_TAKEN_UP,
-            "trump": trump,
-            "maker": maker,
-        },
-    )
+    fields = state.__dict__.copy()
+    fields["phase"] = _DISCARD
+    fields["turn"] = dealer
+    fields["bids"] = bids
+    fields["hands"] = tuple(hands)
+    fields["upcard_fate"] = _UPCARD_TAKEN_UP
+    fields["trump"] = trump
+    fields["maker"] = maker
+    return from_fields(fields)
 
 
 def _dealer_decides(state: State, seat: int, action: Action) -> State:
@@ -393,7 +411,8 @@ def _dealer_decides(state: State, seat: int, action: Action) -> State:
 def _start_play(state: State, changes: dict) -> State:
     # The non-dealer leads the first trick.
     elder = state.dealer ^ 1
-    changes.update({"phase": _PLAY, "turn": elder, "leader": elder})
+    changes["phase"] = _PLAY
+    changes["turn"] = changes["leader"] = elder
     return evolve(state, changes)
 
 
@@ -426,8 +445,12 @@ def _round_two(state: State, seat: int, action: Action) -> State:
     return _next_hand(state, state.scores, result)
 
 
-def _play(state: State, seat: int, card: int) -> State:
-    # The hot path (ten of a hand's dozen actions): fields are copied and set one by one.
+def _play(state: State, action: Action) -> State:
+    # The hot path: checks in one expression, fields copied and set one by one.
+    if action.__class__ is not Action or action.kind is not _DO_PLAY or action.seat != state.turn:
+        return _decide(state, action)  # raises the reason
+    seat = action.seat
+    card = action.card
     hand = state.hands[seat]
     if not hand >> card & 1:
         raise CardNotHeld(f"You do not have {card_name(card)}")
@@ -437,7 +460,7 @@ def _play(state: State, seat: int, card: int) -> State:
     if not trick:
         fields = state.__dict__.copy()
         fields["hands"] = hands
-        fields["trick"] = ((seat, card),)
+        fields["trick"] = _LEADS[seat][card]
         fields["turn"] = seat ^ 1
         new = _new_state(State)
         _set_dict(new, "__dict__", fields)
@@ -450,16 +473,14 @@ def _play(state: State, seat: int, card: int) -> State:
     power = POWER[trump][led]
     leader = state.leader
     winner = seat if power[card] > power[lead] else leader
-    tricks = state.tricks + (_new_tuple(Trick, (leader, (trick[0], (seat, card)), winner)),)
-    won = state.tricks_won
-    won = (won[0] + 1, won[1]) if winner == 0 else (won[0], won[1] + 1)
+    plays = (trick[0], _LEADS[seat][card][0])
+    tricks = state.tricks + (_new_tuple(Trick, (leader, plays, winner)),)
     if len(tricks) == TRICKS_PER_HAND:
-        return _score_hand(state, hands, tricks, won)
+        return _score_hand(state, hands, tricks)
     fields = state.__dict__.copy()
     fields["hands"] = hands
     fields["trick"] = ()
     fields["tricks"] = tricks
-    fields["tricks_won"] = won
     fields["leader"] = winner
     fields["turn"] = winner
     new = _new_state(State)
@@ -467,6 +488,8 @@ def _play(state: State, seat: int, card: int) -> State:
     return new
 
 
+# Interned ((seat, card),) tuples: the trick a lead starts, without building it each time.
+_LEADS = tuple(tuple(((seat, card),) for card in range(33)) for seat in (0, 1))
 _new_state = object.__new__  # from_fields, inlined on this path
 _set_dict = object.__setattr__
 _new_tuple = tuple.__new__  # a NamedTuple's own __new__ is a Python function: twice as slow
@@ -480,24 +503,26 @@ def _hand_result(
     points: tuple[int, int],
     outcome: HandOutcome,
 ) -> HandResult:
-    return HandResult(
-        number=state.hand_number,
-        dealer=state.dealer,
-        upcard=state.upcard,
-        bids=bids,
-        discard=state.discard,
-        trump=state.trump,
-        maker=state.maker,
-        tricks=tricks,
-        tricks_won=won,
-        points=points,
-        outcome=outcome,
+    fields = (
+        state.hand_number,
+        state.dealer,
+        state.upcard,
+        bids,
+        state.discard,
+        state.trump,
+        state.maker,
+        tricks,
+        won,
+        points,
+        outcome,
     )
+    return _new_tuple(HandResult, fields)
 
 
-def _score_hand(state: State, hands: tuple, tricks: tuple, won: tuple[int, int]) -> State:
+def _score_hand(state: State, hands: tuple, tricks: tuple) -> State:
     maker = state.maker
-    made = won[maker]
+    made = sum(1 for trick in tricks if trick.winner == maker)
+    won = (made, TRICKS_PER_HAND - made) if maker == 0 else (TRICKS_PER_HAND - made, made)
     if made == TRICKS_PER_HAND:
         outcome, scorer, points = _MARCH, maker, 2
     elif made >= 3:
@@ -517,7 +542,6 @@ def _score_hand(state: State, hands: tuple, tricks: tuple, won: tuple[int, int])
                 "hands": hands,
                 "trick": (),
                 "tricks": tricks,
-                "tricks_won": won,
                 "scores": scores,
                 "results": state.results + (result,),
                 "winner": scorer,

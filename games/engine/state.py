@@ -192,12 +192,17 @@ class State:
     leader: int | None  # who led (or leads) the current trick
     trick: tuple[tuple[int, int], ...]  # the current trick's plays so far
     tricks: tuple[Trick, ...]  # this hand's finished tricks
-    tricks_won: tuple[int, int]
     results: tuple[HandResult, ...]  # every finished or passed-out hand, in order
     winner: int | None
 
     def hand_cards(self, seat: int) -> tuple[int, ...]:
         return cards_in(self.hands[seat])
+
+    @property
+    def tricks_won(self) -> tuple[int, int]:
+        """Tricks each seat has taken in this hand."""
+        first = sum(1 for trick in self.tricks if trick.winner == 0)
+        return first, len(self.tricks) - first
 
     @property
     def last_hand(self) -> HandResult | None:

@@ -54,7 +54,6 @@ def position(
             "turn": leader ^ 1 if played else leader,
             "trick": tuple((leader, card) for card in played),
             "tricks": filler,
-            "tricks_won": tricks_won,
             "scores": scores,
         },
     )

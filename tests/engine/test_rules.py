@@ -413,8 +413,9 @@ def test_unknown_actions_cannot_even_be_built():
 
 
 def test_something_that_is_no_action_is_refused():
-    state = new_match(3)
-    _refused(state, "pass", UnknownAction, "not an action")
+    _refused(new_match(3), "pass", UnknownAction, "not an action")
+    state = position(hands=("9D AH", "9S TS"), trump="H", leader=0)
+    _refused(state, "play:9D", UnknownAction, "not an action")
 
 
 def test_seeds_must_be_non_negative_integers():
