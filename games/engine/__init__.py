@@ -6,7 +6,8 @@ view_for(state, seat=0)
 """
 
 from .errors import IllegalAction
-from .rules import apply, deal, first_dealer, legal_actions, new_match, replay
+from .rules import apply, deal, first_dealer, legal_actions, new_match, new_seed, replay
+from .serialize import state_from_json, state_to_json
 from .state import Action, ActionKind, HandOutcome, Phase, Rules, State, UpcardFate, action
 from .view import View, view_for
 
@@ -26,6 +27,9 @@ __all__ = [
     "first_dealer",
     "legal_actions",
     "new_match",
+    "new_seed",
     "replay",
+    "state_from_json",
+    "state_to_json",
     "view_for",
 ]

@@ -7,6 +7,7 @@ next state or raises an ``IllegalAction`` saying why, leaving ``state`` as it wa
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Iterable
 from functools import cache
 from typing import NamedTuple
@@ -112,6 +113,11 @@ def deal(seed: int, hand_number: int, deck: int = 24) -> Deal:
     """The shuffle for hand ``hand_number`` of the match with this seed (RULES.md, "Deal")."""
     cards = _shuffle(seed, hand_number, deck, len(DECKS[deck]) - 1)
     return Deal((tuple(cards[0:5]), tuple(cards[5:10])), cards[10], tuple(cards[11:]))
+
+
+def new_seed() -> int:
+    """A secret seed for a real match. Whoever knows it knows every hand: never show it early."""
+    return secrets.randbits(128)
 
 
 def first_dealer(seed: int) -> int:
@@ -558,5 +564,6 @@ __all__ = [
     "first_dealer",
     "legal_actions",
     "new_match",
+    "new_seed",
     "replay",
 ]

@@ -58,3 +58,11 @@ def test_upcards_are_spread_over_the_whole_deck():
     counts = Counter(deal(seed, 0, 24).upcard for seed in range(24 * 400))
     assert set(counts) == set(DECKS[24])
     assert max(counts.values()) < 1.3 * 400 and min(counts.values()) > 0.7 * 400
+
+
+def test_real_match_seeds_are_128_bit_secrets():
+    from games.engine import new_seed
+
+    seeds = {new_seed() for _ in range(50)}
+    assert len(seeds) == 50
+    assert max(seeds).bit_length() > 100

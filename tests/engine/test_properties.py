@@ -113,3 +113,18 @@ def test_a_refused_action_leaves_the_state_untouched(seed, rules, choice_seed):
 
 def test_every_card_code_is_two_characters():
     assert all(len(code) == 2 for code in CODES)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**128), rules=rules_strategy, choice_seed=st.integers(0, 2**32))
+def test_snapshots_round_trip_through_json(seed, rules, choice_seed):
+    from games.engine import state_from_json, state_to_json
+
+    choices = random.Random(choice_seed)
+    state = new_match(seed, rules)
+    for _ in range(choices.randrange(0, 120)):
+        if state.phase is Phase.MATCH_OVER:
+            break
+        state = apply(state, choices.choice(legal_actions(state)))
+    data = json.loads(json.dumps(state_to_json(state)))
+    assert state_from_json(data) == state

@@ -437,3 +437,30 @@ def test_card_codes_round_trip():
         "play:7C",
         "play:AS",
     ]
+
+
+def test_persisted_enum_values_never_change():
+    from games.engine.state import ActionKind
+
+    assert [p.value for p in Phase] == [
+        "name_joker",
+        "round_one",
+        "dealer_decides",
+        "discard",
+        "round_two",
+        "play",
+        "match_over",
+    ]
+    assert [o.value for o in HandOutcome] == ["made", "march", "euchred", "passed_out"]
+    assert [f.value for f in UpcardFate] == ["face_up", "taken_up", "left", "turned_down"]
+    assert [k.value for k in ActionKind] == [
+        "pass",
+        "order_up",
+        "accept",
+        "take_up",
+        "leave",
+        "name",
+        "joker",
+        "discard",
+        "play",
+    ]
