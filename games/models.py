@@ -1,1 +1,122 @@
-"""Persistence for users' matches: added with the accounts-and-play work."""
+"""Users' matches and every move in them.
+
+A match's ``snapshot`` is a cache: replaying its moves from its seed and options rebuilds it
+exactly (``python manage.py verify_matches`` checks). Writes go through ``games.services``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from .engine import Rules, State, state_from_json
+
+
+class MatchStatus(models.TextChoices):
+    # Persisted: the values never change.
+    OPEN = "open", "Waiting for an opponent"
+    ACTIVE = "active", "In play"
+    FINISHED = "finished", "Finished"
+    ABORTED = "aborted", "Aborted"
+    VOIDED = "voided", "Voided"
+
+
+class EndReason(models.TextChoices):
+    PLAYED_OUT = "played_out", "Played to the target"
+    RESIGNED = "resigned", "Resignation"
+    ABORTED = "aborted", "Aborted before the first move"
+
+
+class Match(models.Model):
+    player0 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, related_name="+", null=True, blank=True
+    )
+    player1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, related_name="+", null=True, blank=True
+    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    deck = models.PositiveSmallIntegerField(default=24)
+    target = models.PositiveSmallIntegerField(default=10)
+    stick_the_dealer = models.BooleanField(default=False)
+    dealer_must_take_up = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)
+    # 128 bits, kept as text; secret until the match ends.
+    seed = models.CharField(max_length=40)
+    status = models.CharField(max_length=16, choices=MatchStatus, default=MatchStatus.OPEN)
+    end_reason = models.CharField(max_length=16, choices=EndReason, blank=True)
+    winner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, related_name="+", null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Bumped by every change; a submission carries the version it was made against.
+    version = models.PositiveIntegerField(default=0)
+    snapshot = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk}"
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(
+            deck=self.deck,
+            target=self.target,
+            stick_the_dealer=self.stick_the_dealer,
+            dealer_must_take_up=self.dealer_must_take_up,
+        )
+
+    @property
+    def state(self) -> State | None:
+        return None if self.snapshot is None else state_from_json(self.snapshot)
+
+    @property
+    def players(self) -> tuple:
+        return (self.player0, self.player1)
+
+    def seat_of(self, user) -> int | None:
+        if user is None or not user.is_authenticated:
+            return None
+        if self.player0_id == user.pk:
+            return 0
+        if self.player1_id == user.pk:
+            return 1
+        return None
+
+    def opponent_of(self, user):
+        seat = self.seat_of(user)
+        return None if seat is None else self.players[seat ^ 1]
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED, MatchStatus.VOIDED)
+
+
+class Move(models.Model):
+    """One action in a match. Append-only: the application never changes or deletes one."""
+
+    match = models.ForeignKey(Match, models.PROTECT, related_name="moves")
+    seq = models.PositiveIntegerField()  # 1, 2, 3... within the match
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    action = models.CharField(max_length=16)  # as the engine writes it: "order_up", "play:JH"
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_move_per_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq} seat {self.seat}: {self.action}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValueError("Moves are append-only: a saved move is never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("Moves are append-only: a saved move is never deleted")

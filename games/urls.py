@@ -1,8 +1,19 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("play/", views.lobby, name="lobby"),
+    path("play/create", views.match_create, name="match_create"),
+    path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
+    path("matches/<int:match_id>/board", views.match_board, name="match_board"),
+    path("matches/<int:match_id>/act", views.match_act, name="match_act"),
+    path("matches/<int:match_id>/join", views.match_join, name="match_join"),
+    path("matches/<int:match_id>/abort", views.match_abort, name="match_abort"),
+    path("matches/<int:match_id>/resign", views.match_resign, name="match_resign"),
+    path("users/<str:username>/", views.profile, name="profile"),
 ]

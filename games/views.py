@@ -1,15 +1,24 @@
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from . import selectors, services
+from .board import board_context
 from .engine import Rules
+from .forms import MatchCreateForm, MoveForm, SignupForm
+from .models import Match
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("lobby")
     return render(request, "home.html", {"rules": Rules()})
 
 
@@ -23,3 +32,143 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except Exception as error:  # any database failure is reported, not raised
         return JsonResponse({"status": "error", "database": str(error)}, status=503)
     return JsonResponse({"status": "ok", "database": "ok"})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.username}! Create a match or join one.")
+            return redirect(request.GET.get("next") or "lobby")
+        return render(request, "registration/signup.html", {"form": form}, status=400)
+    return render(request, "registration/signup.html", {"form": form})
+
+
+def _lobby_context(request: HttpRequest, form: MatchCreateForm | None = None) -> dict:
+    user = request.user
+    return {
+        "form": form or MatchCreateForm(),
+        "open_matches": selectors.open_matches(exclude_user=user)[:50],
+        "my_open": selectors.my_open_matches(user=user),
+        "my_active": selectors.my_active_matches(user=user),
+    }
+
+
+@login_required
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    context = _lobby_context(request)
+    if request.htmx and request.GET.get("part") == "lists":
+        return render(request, "lobby.html#lists", context)
+    return render(request, "lobby.html", context)
+
+
+@login_required
+@require_POST
+def match_create(request: HttpRequest) -> HttpResponse:
+    form = MatchCreateForm(request.POST)
+    if not form.is_valid():
+        return render(request, "lobby.html", _lobby_context(request, form), status=400)
+    match = services.match_create(user=request.user, **form.cleaned_data)
+    return redirect("match_detail", match_id=match.pk)
+
+
+def _match_or_404(match_id: int) -> Match:
+    match = Match.objects.select_related("player0", "player1", "winner").filter(pk=match_id).first()
+    if match is None:
+        raise Http404("There is no such match")
+    return match
+
+
+def _render_board(request, match: Match, error: str = "", status: int = 200) -> HttpResponse:
+    context = board_context(match, request.user, error)
+    if request.htmx:
+        return render(request, "match.html#board", context, status=status)
+    return render(request, "match.html", context, status=status)
+
+
+@login_required
+@require_GET
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _render_board(request, _match_or_404(match_id))
+
+
+@login_required
+@require_GET
+def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The board partial; 204 (nothing to swap) while the match is still at ``?version=``."""
+    match = _match_or_404(match_id)
+    if request.GET.get("version") == str(match.version):
+        return HttpResponse(status=204)
+    return render(request, "match.html#board", board_context(match, request.user))
+
+
+def _act(request: HttpRequest, match_id: int, call) -> HttpResponse:
+    try:
+        call()
+    except services.GameError as error:
+        match = _match_or_404(match_id)
+        return _render_board(request, match, error.message, status=error.status)
+    if request.htmx:
+        return _render_board(request, _match_or_404(match_id))
+    return redirect("match_detail", match_id=match_id)
+
+
+@login_required
+@require_POST
+def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        match = _match_or_404(match_id)
+        return _render_board(
+            request, match, "That move could not be read: reload the page and try again", 400
+        )
+    return _act(
+        request,
+        match_id,
+        lambda: services.move_apply(
+            user=request.user,
+            match_id=match_id,
+            action=form.cleaned_data["action"],
+            version=form.cleaned_data["version"],
+        ),
+    )
+
+
+@login_required
+@require_POST
+def match_join(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _act(
+        request, match_id, lambda: services.match_join(user=request.user, match_id=match_id)
+    )
+
+
+@login_required
+@require_POST
+def match_abort(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _act(
+        request, match_id, lambda: services.match_abort(user=request.user, match_id=match_id)
+    )
+
+
+@login_required
+@require_POST
+def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _act(
+        request, match_id, lambda: services.match_resign(user=request.user, match_id=match_id)
+    )
+
+
+@login_required
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = selectors.user_by_name(username)
+    if player is None:
+        raise Http404("There is no player of that name")
+    context = {"player": player, "record": selectors.record(user=player)}
+    return render(request, "profile.html", context)

@@ -156,10 +156,10 @@ POWER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 
 
 def sort_key(card: int, trump: int = NO_TRUMP) -> tuple[int, int]:
-    """Display order: by effective suit, high card first."""
+    """Display order: trump first, then the other suits; high card first within each."""
     suit = EFFECTIVE_SUIT[trump][card]
     if trump != NO_TRUMP and suit == trump:
-        return (suit, -100 - _trump_power(card, trump))
+        return (-1, -_trump_power(card, trump))
     return (4 if suit < 0 else suit, -rank_of(card))
 
 

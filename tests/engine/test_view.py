@@ -36,8 +36,10 @@ def test_the_view_lists_exactly_the_viewers_legal_actions():
 
 
 def test_hand_is_shown_trump_first_highest_first_once_trump_is_known():
-    state = position(hands=("9H JD AS JH TS", "9S"), trump="H", leader=0)
-    assert view_for(state, 0).hand == ("JH", "JD", "9H", "AS", "TS")
+    state = position(hands=("9H JD AS JH TS KC", "9S"), trump="H", leader=0)
+    assert view_for(state, 0).hand == ("JH", "JD", "9H", "KC", "AS", "TS")
+    state = position(hands=("9H JD AS JH TS KC", "9S"), trump="S", leader=0)
+    assert view_for(state, 0).hand == ("AS", "TS", "KC", "JD", "JH", "9H")
 
 
 def test_the_stock_and_the_seed_never_reach_a_view():

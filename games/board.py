@@ -1,0 +1,206 @@
+"""What the board partial shows a viewer: built from ``view_for`` and nothing else.
+
+The opponent's cards are only counted here; no template can name them because they are not in
+the context at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .engine import view_for
+from .models import Match, MatchStatus
+
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+RANK_LABELS = {"7": "7", "8": "8", "9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+RANK_NAMES = {
+    "7": "seven", "8": "eight", "9": "nine", "T": "ten",
+    "J": "jack", "Q": "queen", "K": "king", "A": "ace",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Card:
+    code: str
+
+    @property
+    def is_joker(self) -> bool:
+        return self.code == "JK"
+
+    @property
+    def rank(self) -> str:
+        return "★" if self.is_joker else RANK_LABELS[self.code[0]]
+
+    @property
+    def suit(self) -> str:
+        return "" if self.is_joker else SUIT_SYMBOLS[self.code[1]]
+
+    @property
+    def red(self) -> bool:
+        return self.is_joker or self.code[1] in "DH"
+
+    @property
+    def name(self) -> str:
+        if self.is_joker:
+            return "the joker"
+        return f"{RANK_NAMES[self.code[0]]} of {SUIT_NAMES[self.code[1]]}"
+
+
+@dataclass(frozen=True)
+class Control:
+    action: str  # as the engine writes it: "order_up", "name:H"
+    kind: str  # the data-action hook: "order_up", "name"...
+    label: str
+    suit: str = ""
+
+
+def _control(text: str) -> Control:
+    kind, _, arg = text.partition(":")
+    labels = {
+        "pass": "Pass",
+        "order_up": "Order it up",
+        "accept": "Take it up",
+        "take_up": "Take it up",
+        "leave": "Leave it",
+    }
+    if kind == "name":
+        return Control(text, kind, f"Name {SUIT_NAMES[arg]}", arg)
+    if kind == "joker":
+        return Control(text, kind, f"Joker is {SUIT_NAMES[arg]}", arg)
+    return Control(text, kind, labels[kind])
+
+
+def _outcome_line(result, seat, names) -> str:
+    if result is None:
+        return ""
+    if result.outcome == "passed_out":
+        return "Both passed twice: no trump, the cards are dealt again."
+    maker = names[result.maker]
+    if seat is not None:
+        mine = result.maker == seat
+        if result.outcome == "euchred":
+            return (
+                "You were euchred: 2 points to your opponent."
+                if mine
+                else (f"You euchred {maker}: 2 points to you.")
+            )
+        if result.outcome == "march":
+            return (
+                "A march! You took all five tricks: 2 points."
+                if mine
+                else (f"{maker} marched: all five tricks, 2 points.")
+            )
+        return (
+            f"You made it with {result.tricks_won[seat]} tricks: 1 point."
+            if mine
+            else f"{maker} made it: 1 point."
+        )
+    if result.outcome == "euchred":
+        return f"{maker} was euchred: 2 points to the defender."
+    if result.outcome == "march":
+        return f"{maker} marched: 2 points."
+    return f"{maker} made it: 1 point."
+
+
+def board_context(match: Match, user, error: str = "") -> dict:
+    seat = match.seat_of(user)
+    names = [p.username if p else "" for p in match.players]
+    context = {
+        "match": match,
+        "seat": seat,
+        "names": names,
+        "error": error,
+        "your_turn": False,
+        "over": match.is_over,
+        "winner_name": match.winner.username if match.winner_id else "",
+    }
+    if match.snapshot is None:
+        return context  # open or aborted before the deal
+    view = view_for(match.state, seat)
+    me = seat if seat is not None else 0  # a spectator looks from seat 0's side
+    them = me ^ 1
+    legal = view.legal_actions
+    playing = view.phase == "play"
+    discarding = view.phase == "discard"
+    card_actions = {a.split(":")[1]: a for a in legal if a.startswith(("play:", "discard:"))}
+    hand = [Card(code) for code in view.hand]
+    trick = [{"name": names[s], "mine": s == seat, "card": Card(c)} for s, c in view.trick]
+    last_trick = None
+    if view.tricks:
+        done = view.tricks[-1]
+        last_trick = {
+            "plays": [{"name": names[s], "card": Card(c)} for s, c in done.plays],
+            "winner": names[done.winner],
+        }
+    upcard = Card(view.upcard)
+    trump = view.trump
+    context.update(
+        {
+            "view": view,
+            "me": me,
+            "them": them,
+            "my_name": names[me],
+            "their_name": names[them],
+            "your_turn": seat is not None and view.turn == seat,
+            "turn_name": names[view.turn] if view.turn is not None else "",
+            "hand": [{"card": card, "action": card_actions.get(card.code, "")} for card in hand],
+            "card_kind": "discard" if discarding else "play",
+            "their_count": view.hand_sizes[them],
+            "my_count": view.hand_sizes[me],
+            "upcard": upcard,
+            "upcard_fate": view.upcard_fate,
+            "upcard_suit_name": SUIT_NAMES.get(view.upcard_suit or "", ""),
+            "trump_symbol": SUIT_SYMBOLS.get(trump or "", ""),
+            "trump_name": SUIT_NAMES.get(trump or "", ""),
+            "trump_red": trump in ("D", "H"),
+            "maker_name": names[view.maker] if view.maker is not None else "",
+            "dealer_name": names[view.dealer],
+            "scores": view.scores,
+            "my_score": view.scores[me],
+            "their_score": view.scores[them],
+            "tricks_won": view.tricks_won,
+            "my_tricks": view.tricks_won[me],
+            "their_tricks": view.tricks_won[them],
+            "trick": trick,
+            "last_trick": last_trick,
+            "controls": [_control(a) for a in legal if not a.startswith(("play:", "discard:"))],
+            "playing": playing,
+            "discarding": discarding,
+            "discard": Card(view.discard) if view.discard else None,
+            "last_hand_line": _outcome_line(
+                view.results[-1] if view.results else None, seat, names
+            ),
+            "target": view.rules["target"],
+            "prompt": _prompt(view, seat, names),
+        }
+    )
+    if match.status == MatchStatus.FINISHED:
+        context["your_turn"] = False
+    return context
+
+
+def _prompt(view, seat, names) -> str:
+    if view.phase == "match_over":
+        return ""
+    if seat is None or view.turn != seat:
+        return f"Waiting for {names[view.turn]}."
+    upcard_suit = SUIT_NAMES.get(view.upcard_suit or "", "")
+    dealer = view.dealer == seat
+    return {
+        "name_joker": "The joker was turned up: name its suit.",
+        "round_one": (
+            f"Take up the upcard and make {upcard_suit} trump, or pass."
+            if dealer
+            else f"Order it up to make {upcard_suit} trump, or pass."
+        ),
+        "dealer_decides": "You were ordered up: take the upcard into your hand, or leave it.",
+        "discard": "Discard one card face down.",
+        "round_two": (
+            f"Name any suit but {upcard_suit} as trump"
+            + (", or pass." if "pass" in view.legal_actions else ": the dealer must name one.")
+        ),
+        "play": "Your lead: play any card."
+        if not view.trick
+        else "Your turn: follow suit if you can.",
+    }[view.phase]

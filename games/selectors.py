@@ -1,0 +1,38 @@
+"""Reads shaped for pages."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q, QuerySet
+
+from .models import Match, MatchStatus
+
+
+def open_matches(*, exclude_user=None) -> QuerySet[Match]:
+    matches = Match.objects.filter(status=MatchStatus.OPEN).select_related("player0")
+    if exclude_user is not None:
+        matches = matches.exclude(player0=exclude_user)
+    return matches.order_by("-created_at")
+
+
+def my_open_matches(*, user) -> QuerySet[Match]:
+    return Match.objects.filter(status=MatchStatus.OPEN, player0=user).order_by("-created_at")
+
+
+def my_active_matches(*, user) -> QuerySet[Match]:
+    return (
+        Match.objects.filter(Q(player0=user) | Q(player1=user), status=MatchStatus.ACTIVE)
+        .select_related("player0", "player1")
+        .order_by("-started_at")
+    )
+
+
+def record(*, user) -> dict[str, int]:
+    """Finished matches won and lost (aborted and voided ones do not count)."""
+    finished = Match.objects.filter(Q(player0=user) | Q(player1=user), status=MatchStatus.FINISHED)
+    won = finished.filter(winner=user).count()
+    return {"played": finished.count(), "won": won, "lost": finished.count() - won}
+
+
+def user_by_name(username: str):
+    return get_user_model().objects.filter(username=username).first()

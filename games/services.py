@@ -1,0 +1,187 @@
+"""Every write to matches and moves. Views, consumers and admin actions call these.
+
+Each service is one transaction: lock the match row, read its state, check, write. A
+submission carries the match version it was made against, so a double click or a second tab
+is refused instead of applied twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.db import transaction
+from django.utils import timezone
+
+from .engine import (
+    Action,
+    IllegalAction,
+    Rules,
+    apply,
+    new_match,
+    new_seed,
+    state_from_json,
+    state_to_json,
+)
+from .models import EndReason, Match, MatchStatus, Move
+
+log = logging.getLogger(__name__)
+
+
+class GameError(Exception):
+    """A request the rules or the match refuse; ``status`` is the HTTP status to answer with."""
+
+    status = 400
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(GameError):
+    status = 404
+
+
+class NotAllowed(GameError):
+    status = 403
+
+
+class Conflict(GameError):
+    """The match moved on (stale version) or is over."""
+
+    status = 409
+
+
+# Called after a commit that changed a match, with the match id (the real-time layer hooks in).
+match_changed_listeners: list[Callable[[int], None]] = []
+
+
+def _changed(match: Match) -> None:
+    match_id = match.pk
+    for listener in match_changed_listeners:
+        transaction.on_commit(lambda listener=listener: listener(match_id))
+
+
+def _locked(match_id: int) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise NotFound("There is no such match") from None
+
+
+def match_create(
+    *,
+    user,
+    deck: int = 24,
+    target: int = 10,
+    stick_the_dealer: bool = False,
+    dealer_must_take_up: bool = False,
+    rated: bool = True,
+) -> Match:
+    """An open match with ``user`` in seat 0, waiting for an opponent."""
+    try:
+        Rules(deck, target, stick_the_dealer, dealer_must_take_up)
+    except ValueError as error:
+        raise GameError(str(error)) from None
+    with transaction.atomic():
+        match = Match.objects.create(
+            player0=user,
+            created_by=user,
+            deck=deck,
+            target=target,
+            stick_the_dealer=stick_the_dealer,
+            dealer_must_take_up=dealer_must_take_up,
+            rated=rated,
+            seed=str(new_seed()),
+        )
+        _changed(match)
+    return match
+
+
+def match_join(*, user, match_id: int) -> Match:
+    """Take the free seat of an open match; the first hand is dealt at once."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.OPEN:
+            raise Conflict("This match is no longer open: someone else took the seat")
+        if match.player0_id == user.pk:
+            raise NotAllowed("You cannot play against yourself: share the invite link")
+        match.player1 = user
+        match.status = MatchStatus.ACTIVE
+        match.started_at = timezone.now()
+        match.snapshot = state_to_json(new_match(int(match.seed), match.rules))
+        match.version += 1
+        match.save()
+        _changed(match)
+    return match
+
+
+def match_abort(*, user, match_id: int) -> Match:
+    """Call a match off before its first move: no result, no rating."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.seat_of(user) is None:
+            raise NotAllowed("You are not playing in this match")
+        if match.is_over:
+            raise Conflict("This match is already over")
+        if match.moves.exists():
+            raise Conflict("The match has started: resign instead")
+        match.status = MatchStatus.ABORTED
+        match.end_reason = EndReason.ABORTED
+        match.finished_at = timezone.now()
+        match.version += 1
+        match.save()
+        _changed(match)
+    return match
+
+
+def match_resign(*, user, match_id: int) -> Match:
+    """Give the match up: the opponent wins it."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = match.seat_of(user)
+        if seat is None:
+            raise NotAllowed("You are not playing in this match")
+        if match.status != MatchStatus.ACTIVE:
+            raise Conflict("This match is not in play")
+        _finish(match, winner=match.players[seat ^ 1], reason=EndReason.RESIGNED)
+        match.version += 1
+        match.save()
+        _changed(match)
+    return match
+
+
+def move_apply(*, user, match_id: int, action: str, version: int) -> Match:
+    """Apply one action by ``user`` to the match, if it is theirs to make and still current."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = match.seat_of(user)
+        if seat is None:
+            raise NotAllowed("You are not playing in this match")
+        if match.status != MatchStatus.ACTIVE:
+            raise Conflict(
+                "This match is over" if match.is_over else "This match has not started yet"
+            )
+        if version != match.version:
+            raise Conflict("The table has changed since you saw it: here is the current one")
+        try:
+            state = apply(state_from_json(match.snapshot), Action.parse(seat, action))
+        except IllegalAction as error:
+            raise GameError(str(error)) from None
+        Move.objects.create(
+            match=match, seq=match.moves.count() + 1, seat=seat, player=user, action=action
+        )
+        match.snapshot = state_to_json(state)
+        match.version += 1
+        if state.is_over:
+            _finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
+        match.save()
+        _changed(match)
+    return match
+
+
+def _finish(match: Match, *, winner, reason: EndReason) -> None:
+    match.status = MatchStatus.FINISHED
+    match.winner = winner
+    match.end_reason = reason
+    match.finished_at = timezone.now()
