@@ -20,6 +20,12 @@ def missing(what: str) -> None:
     pytest.skip(f"{what} is not available here")
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # The real hasher takes about half a second a password by design; tests make dozens.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def alice(django_user_model):
     return django_user_model.objects.create_user("alice", password="correct horse 1")

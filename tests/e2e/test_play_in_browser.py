@@ -1,0 +1,67 @@
+"""Two people sign up, meet through an invite link and play a whole hand by clicking."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.models import Match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PREFERRED = ["order_up", "accept", "take_up", "name", "joker", "discard", "play", "pass", "leave"]
+
+
+def sign_up(page, base: str, username: str) -> None:
+    page.goto(base + "/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", "Deal-me-in-2026")
+    page.fill("#id_password2", "Deal-me-in-2026")
+    page.click("button[type=submit]")
+    page.wait_for_url(base + "/play/")
+
+
+def act_once(page) -> bool:
+    """If it is this player's turn, click one of the offered controls; True if clicked."""
+    board = page.locator("#board")
+    if board.get_attribute("data-your-turn") is None:
+        return False
+    version = board.get_attribute("data-version")
+    for kind in PREFERRED:  # bid rather than pass, so that the hand is played out
+        buttons = page.locator(f"#board button[data-action={kind}]")
+        if buttons.count():
+            buttons.first.click()
+            page.wait_for_selector(f"#board:not([data-version='{version}'])", timeout=10_000)
+            return True
+    raise AssertionError("my turn, but no control offered")
+
+
+def test_two_players_play_a_whole_hand_by_clicking(live_server_url, new_page):
+    alice, bob = new_page(), new_page(width=375, height=800)
+    sign_up(alice, live_server_url, "alice")
+    sign_up(bob, live_server_url, "bob")
+
+    alice.click("[data-action=create-match]")
+    invite = alice.locator("a[data-invite]").get_attribute("href")
+    bob.goto(live_server_url + invite)
+    bob.click("[data-action=join]")
+    bob.wait_for_selector("#board .scoreboard")
+    alice.wait_for_selector("#board .scoreboard", timeout=10_000)  # alice's page notices
+
+    match = Match.objects.get()
+    deadline = time.monotonic() + 120
+    while not any(r["trump"] for r in Match.objects.get(pk=match.pk).snapshot["results"]):
+        assert time.monotonic() < deadline, "the hand did not finish in two minutes"
+        if not (act_once(alice) or act_once(bob)):
+            alice.wait_for_timeout(200)
+
+    match.refresh_from_db()
+    scores = match.snapshot["scores"]
+    assert sum(scores) > 0  # a hand was scored
+    for page, username in ((alice, "alice"), (bob, "bob")):
+        page.wait_for_selector(f"#board[data-version='{match.version}']", timeout=10_000)
+        seat = match.seat_of(match.player0 if username == "alice" else match.player1)
+        assert page.locator(f"[data-score='{seat}']").inner_text() == str(scores[seat])
+        assert page.locator(f"[data-score='{seat ^ 1}']").inner_text() == str(scores[seat ^ 1])
+    assert bob.evaluate("document.documentElement.scrollWidth") <= 375

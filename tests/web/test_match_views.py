@@ -1,0 +1,257 @@
+"""Accounts, lobby and match pages, with and without htmx; bad input gets a clear 4xx."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.engine import legal_actions
+from games.engine.cards import CODES, cards_in
+from games.models import Match, MatchStatus
+from tests.engine.positions import codes_in
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def active(alice, bob) -> Match:
+    return services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
+
+
+def client_for(client_factory, user):
+    c = client_factory()
+    c.force_login(user)
+    return c
+
+
+@pytest.fixture
+def clients(alice, bob, carol):
+    from django.test import Client
+
+    return {u.username: client_for(Client, u) for u in (alice, bob, carol)}
+
+
+def to_act(match: Match):
+    match.refresh_from_db()
+    return match.players[match.state.turn]
+
+
+def hand_codes(match: Match, seat: int) -> set[str]:
+    return {CODES[c] for c in cards_in(match.state.hands[seat])}
+
+
+# Accounts ----------------------------------------------------------------------------------
+
+
+def test_anonymous_visitors_are_sent_to_log_in_and_back(client, active):
+    for path in ("/play/", f"/matches/{active.pk}/", "/users/alice/"):
+        response = client.get(path)
+        assert response.status_code == 302
+        assert response.url == f"/accounts/login/?next={path}"
+
+
+def test_signing_up_logs_in_and_opens_the_lobby(client):
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "dora",
+            "email": "",
+            "password1": "Zebra-cards-41",
+            "password2": "Zebra-cards-41",
+        },
+    )
+    assert response.status_code == 302 and response.url == "/play/"
+    page = client.get("/play/").content.decode()
+    assert "dora" in page and 'data-action="create-match"' in page
+
+
+def test_weak_passwords_are_refused_with_the_reason(client):
+    response = client.post(
+        "/accounts/signup/", {"username": "ed", "password1": "12345678", "password2": "12345678"}
+    )
+    assert response.status_code == 400
+    assert "This password is too common" in response.content.decode()
+    assert not get_user_model().objects.filter(username="ed").exists()
+
+
+def test_log_in_and_log_out(client, alice):
+    response = client.post("/accounts/login/", {"username": "alice", "password": "correct horse 1"})
+    assert response.status_code == 302
+    assert client.get("/play/").status_code == 200
+    assert client.post("/accounts/logout/").status_code == 302
+    assert client.get("/play/").status_code == 302
+
+
+def test_password_reset_sends_a_mail(client, alice, mailoutbox):
+    alice.email = "alice@example.com"
+    alice.save()
+    response = client.post("/accounts/password_reset/", {"email": "alice@example.com"})
+    assert response.status_code == 302
+    assert len(mailoutbox) == 1 and "/accounts/reset/" in mailoutbox[0].body
+
+
+def test_profile_shows_member_since_and_record(clients, active, alice):
+    services.match_resign(user=alice, match_id=active.pk)
+    page = clients["carol"].get("/users/bob/").content.decode()
+    assert "Member since" in page and "1 won, 0 lost" in page
+    assert clients["carol"].get("/users/nobody/").status_code == 404
+
+
+# Lobby -------------------------------------------------------------------------------------
+
+
+def test_creating_a_match_opens_it_with_an_invite_link(clients):
+    response = clients["alice"].post("/play/create", {"deck": "32", "target": "7", "rated": "on"})
+    match = Match.objects.get()
+    assert response.status_code == 302 and response.url == f"/matches/{match.pk}/"
+    assert (match.deck, match.target, match.rated) == (32, 7, True)
+    page = clients["alice"].get(response.url).content.decode()
+    assert "Waiting for an opponent" in page
+    assert re.search(rf'<a data-invite href="/matches/{match.pk}/">', page)
+
+
+def test_bad_match_options_are_refused_with_a_message(clients):
+    response = clients["alice"].post("/play/create", {"deck": "52", "target": "10"})
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    assert not Match.objects.exists()
+
+
+def test_the_lobby_lists_open_matches_of_others_with_a_join_button(clients, alice):
+    services.match_create(user=alice)
+    page = clients["bob"].get("/play/").content.decode()
+    assert 'data-action="join"' in page and "alice" in page
+    lists = clients["bob"].get("/play/?part=lists", **HTMX).content.decode()
+    assert "<html" not in lists and 'data-action="join"' in lists
+
+
+def test_the_invite_link_offers_to_join_and_joining_starts_the_match(clients, alice):
+    match = services.match_create(user=alice)
+    page = clients["bob"].get(f"/matches/{match.pk}/").content.decode()
+    assert "alice invites you to a match" in page and 'data-action="join"' in page
+    response = clients["bob"].post(f"/matches/{match.pk}/join")
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE
+
+
+# The board ---------------------------------------------------------------------------------
+
+
+def test_the_board_names_my_cards_and_only_counts_the_opponents(clients, active):
+    page = clients["alice"].get(f"/matches/{active.pk}/").content.decode()
+    seat = active.seat_of(active.player0)
+    mine, theirs = hand_codes(active, seat), hand_codes(active, seat ^ 1)
+    assert mine <= codes_in(page)
+    assert not theirs & codes_in(page)
+    assert f'data-match-id="{active.pk}"' in page and 'data-version="1"' in page
+
+
+def test_the_board_offers_exactly_my_legal_actions(clients, active):
+    user = to_act(active)
+    page = clients[user.username].get(f"/matches/{active.pk}/").content.decode()
+    offered = set(re.findall(r'name="action" value="([^"]+)"', page))
+    assert offered == {str(a) for a in legal_actions(active.state)}
+    assert "data-your-turn" in page
+    other = "bob" if user.username == "alice" else "alice"
+    page = clients[other].get(f"/matches/{active.pk}/").content.decode()
+    assert not re.findall(r'name="action"', page) and "data-your-turn" not in page
+
+
+def test_a_spectator_sees_neither_hand(clients, active):
+    page = clients["carol"].get(f"/matches/{active.pk}/").content.decode()
+    assert not (hand_codes(active, 0) | hand_codes(active, 1)) & codes_in(page)
+    assert 'name="action"' not in page
+
+
+def test_an_htmx_move_returns_the_board_partial(clients, active):
+    user = to_act(active)
+    text = str(legal_actions(active.state)[0])
+    response = clients[user.username].post(
+        f"/matches/{active.pk}/act", {"action": text, "version": 1}, **HTMX
+    )
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in body and body.lstrip().startswith('<div id="board"')
+    assert 'data-version="2"' in body
+
+
+def test_a_move_without_javascript_redirects_back_to_the_match(clients, active):
+    user = to_act(active)
+    text = str(legal_actions(active.state)[0])
+    response = clients[user.username].post(
+        f"/matches/{active.pk}/act", {"action": text, "version": 1}
+    )
+    assert response.status_code == 302 and response.url == f"/matches/{active.pk}/"
+
+
+def test_order_it_up_and_the_other_bidding_words_are_the_games_own(clients, active):
+    user = to_act(active)
+    page = clients[user.username].get(f"/matches/{active.pk}/").content.decode()
+    assert "Order it up" in page or "Take it up" in page or "joker" in page.lower()
+
+
+BAD = [
+    # (who, form, htmx, status, message)
+    ("waiting", {"action": "pass", "version": "1"}, True, 400, "It is not your turn"),
+    ("to_act", {"action": "play:9C", "version": "1"}, True, 400, "You cannot play a card now"),
+    ("to_act", {"action": "pass", "version": "0"}, True, 409, "changed since you saw it"),
+    ("carol", {"action": "pass", "version": "1"}, True, 403, "not playing in this match"),
+    ("to_act", {"action": "pass"}, True, 400, "could not be read"),
+    ("to_act", {"action": "pass", "version": "x"}, True, 400, "could not be read"),
+    ("to_act", {"action": "x" * 500, "version": "1"}, False, 400, "could not be read"),
+    ("waiting", {"action": "pass", "version": "1"}, False, 400, "It is not your turn"),
+]
+
+
+@pytest.mark.parametrize(("who", "form", "htmx", "status", "message"), BAD)
+def test_bad_input_gets_a_readable_4xx_and_changes_nothing(
+    clients, active, who, form, htmx, status, message
+):
+    acting = to_act(active)
+    waiting = active.players[active.state.turn ^ 1]
+    user = {"to_act": acting, "waiting": waiting}.get(who)
+    client = clients[user.username] if user else clients[who]
+    before = (active.version, active.snapshot, active.moves.count())
+    response = client.post(f"/matches/{active.pk}/act", form, **(HTMX if htmx else {}))
+    assert response.status_code == status
+    assert message in response.content.decode()
+    active.refresh_from_db()
+    assert (active.version, active.snapshot, active.moves.count()) == before
+
+
+def test_a_finished_match_refuses_moves(clients, active, alice):
+    services.match_resign(user=alice, match_id=active.pk)
+    response = clients["bob"].post(
+        f"/matches/{active.pk}/act", {"action": "pass", "version": "2"}, **HTMX
+    )
+    assert response.status_code == 409 and "This match is over" in response.content.decode()
+    page = clients["bob"].get(f"/matches/{active.pk}/").content.decode()
+    assert 'data-match-over data-winner="bob"' in page and "You won the match" in page
+
+
+def test_an_unknown_match_is_a_404(clients):
+    assert clients["alice"].get("/matches/424242/").status_code == 404
+    assert (
+        clients["alice"].post("/matches/424242/act", {"action": "pass", "version": 1}).status_code
+        == 404
+    )
+
+
+def test_polling_the_board_answers_204_until_something_changes(clients, active):
+    url = f"/matches/{active.pk}/board?version=1"
+    assert clients["alice"].get(url, **HTMX).status_code == 204
+    user = to_act(active)
+    services.move_apply(
+        user=user, match_id=active.pk, action=str(legal_actions(active.state)[0]), version=1
+    )
+    response = clients["alice"].get(url, **HTMX)
+    assert response.status_code == 200 and 'data-version="2"' in response.content.decode()
+
+
+def test_get_is_refused_on_action_endpoints(clients, active):
+    assert clients["alice"].get(f"/matches/{active.pk}/act").status_code == 405
