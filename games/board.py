@@ -177,6 +177,11 @@ def board_context(match: Match, user, error: str = "") -> dict:
     )
     if match.status == MatchStatus.FINISHED:
         context["your_turn"] = False
+        context["rating_changes"] = [
+            {"name": change.player.username, "before": change.before, "after": change.after,
+             "delta": change.delta}
+            for change in match.rating_changes.select_related("player").order_by("player_id")
+        ]  # fmt: skip
     return context
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from . import rating
 from .engine import Rules, State, state_from_json
 
 
@@ -120,3 +121,39 @@ class Move(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("Moves are append-only: a saved move is never deleted")
+
+
+class PlayerRating(models.Model):
+    """A player's current Elo rating; its history is the player's ``RatingChange`` rows."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, models.CASCADE, related_name="rating")
+    value = models.IntegerField(default=rating.INITIAL)
+    rated_matches = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.display}"
+
+    @property
+    def display(self) -> str:
+        return rating.display(self.value, self.rated_matches)
+
+
+class RatingChange(models.Model):
+    """One player's rating change from one match: enough to draw the history and undo it."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    match = models.ForeignKey(Match, models.PROTECT, related_name="rating_changes")
+    before = models.IntegerField()
+    after = models.IntegerField()
+    delta = models.IntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        # A match changes each player's rating at most once, whatever retries happen.
+        constraints = [
+            models.UniqueConstraint(fields=["player", "match"], name="one_change_per_match")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.delta:+d} (match {self.match_id})"

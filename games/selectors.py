@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 
-from .models import Match, MatchStatus
+from .models import Match, MatchStatus, PlayerRating
 
 
 def open_matches(*, exclude_user=None) -> QuerySet[Match]:
@@ -36,3 +36,8 @@ def record(*, user) -> dict[str, int]:
 
 def user_by_name(username: str):
     return get_user_model().objects.filter(username=username).first()
+
+
+def rating_of(*, user) -> PlayerRating:
+    """The player's rating; one who has never played a rated match has the initial one."""
+    return PlayerRating.objects.filter(user=user).first() or PlayerRating(user=user)

@@ -7,12 +7,12 @@ is refused instead of applied twice.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 
 from django.db import transaction
 from django.utils import timezone
 
+from . import rating
 from .engine import (
     Action,
     IllegalAction,
@@ -23,9 +23,7 @@ from .engine import (
     state_from_json,
     state_to_json,
 )
-from .models import EndReason, Match, MatchStatus, Move
-
-log = logging.getLogger(__name__)
+from .models import EndReason, Match, MatchStatus, Move, PlayerRating, RatingChange
 
 
 class GameError(Exception):
@@ -181,7 +179,34 @@ def move_apply(*, user, match_id: int, action: str, version: int) -> Match:
 
 
 def _finish(match: Match, *, winner, reason: EndReason) -> None:
+    """End the match for ``winner``, rating it in the same transaction if it is rated."""
     match.status = MatchStatus.FINISHED
     match.winner = winner
     match.end_reason = reason
     match.finished_at = timezone.now()
+    if match.rated:
+        _rate(match)
+
+
+def _rate(match: Match) -> None:
+    # Lock both rating rows in a fixed order (by user id) so two matches ending at once
+    # between the same players cannot deadlock; the match row is already locked.
+    users = sorted(match.players, key=lambda u: u.pk)
+    for user in users:
+        PlayerRating.objects.get_or_create(user=user)
+    ratings = {
+        r.user_id: r
+        for r in PlayerRating.objects.select_for_update().filter(user__in=users).order_by("user_id")
+    }
+    before = {pk: (r.value, r.rated_matches) for pk, r in ratings.items()}
+    for user in users:
+        mine, played = before[user.pk]
+        theirs = before[match.opponent_of(user).pk][0]
+        delta = rating.change(mine, theirs, 1.0 if match.winner_id == user.pk else 0.0, played)
+        RatingChange.objects.create(
+            player=user, match=match, before=mine, after=mine + delta, delta=delta
+        )
+        row = ratings[user.pk]
+        row.value = mine + delta
+        row.rated_matches = played + 1
+        row.save(update_fields=["value", "rated_matches"])

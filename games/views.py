@@ -170,5 +170,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = selectors.user_by_name(username)
     if player is None:
         raise Http404("There is no player of that name")
-    context = {"player": player, "record": selectors.record(user=player)}
+    context = {
+        "player": player,
+        "record": selectors.record(user=player),
+        "rating": selectors.rating_of(user=player),
+    }
     return render(request, "profile.html", context)

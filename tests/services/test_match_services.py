@@ -228,3 +228,37 @@ def test_two_concurrent_submissions_on_one_version_apply_exactly_once(alice, bob
 def test_postgres_is_used_when_configured():
     if os.environ.get("DATABASE_URL"):
         assert connection.vendor == "postgresql"
+
+
+# Ratings -----------------------------------------------------------------------------------
+
+
+def test_a_rated_match_changes_both_ratings_once_in_its_last_transaction(active, alice, bob):
+    match = play_to_the_end(active, seed=5)
+    changes = {c.player: c for c in match.rating_changes.all()}
+    assert set(changes) == {alice, bob}
+    winner, loser = changes[match.winner], changes[match.opponent_of(match.winner)]
+    assert (winner.before, winner.after, winner.delta) == (1500, 1520, 20)
+    assert (loser.before, loser.after, loser.delta) == (1500, 1480, -20)
+    from games.models import PlayerRating
+
+    stored = PlayerRating.objects.get(user=match.winner)
+    assert (stored.value, stored.rated_matches, stored.display) == (1520, 1, "1520?")
+
+
+def test_a_resignation_is_rated_like_a_loss(active, alice, bob):
+    services.match_resign(user=alice, match_id=active.pk)
+    alice.refresh_from_db()
+    bob.refresh_from_db()
+    assert (alice.rating.value, bob.rating.value) == (1480, 1520)
+
+
+def test_casual_and_aborted_matches_change_no_rating(alice, bob):
+    casual = services.match_create(user=alice, rated=False)
+    services.match_join(user=bob, match_id=casual.pk)
+    services.match_resign(user=alice, match_id=casual.pk)
+    aborted = services.match_create(user=alice)
+    services.match_abort(user=alice, match_id=aborted.pk)
+    from games.models import RatingChange
+
+    assert not RatingChange.objects.exists()

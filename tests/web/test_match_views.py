@@ -255,3 +255,24 @@ def test_polling_the_board_answers_204_until_something_changes(clients, active):
 
 def test_get_is_refused_on_action_endpoints(clients, active):
     assert clients["alice"].get(f"/matches/{active.pk}/act").status_code == 405
+
+
+def test_the_end_of_a_rated_match_shows_both_rating_changes(clients, active, alice):
+    services.match_resign(user=alice, match_id=active.pk)
+    page = clients["alice"].get(f"/matches/{active.pk}/").content.decode()
+    assert "alice: 1500 → 1480 (-20)" in page and "bob: 1500 → 1520 (+20)" in page
+    assert "1520?" in clients["carol"].get("/users/bob/").content.decode()
+
+
+def test_a_player_changes_their_password(clients, alice):
+    response = clients["alice"].post(
+        "/accounts/password_change/",
+        {
+            "old_password": "correct horse 1",
+            "new_password1": "Another-deal-77",
+            "new_password2": "Another-deal-77",
+        },
+    )
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("Another-deal-77")
