@@ -5,3 +5,9 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = "Two-hand euchre"
+
+    def ready(self) -> None:
+        from . import realtime, services
+
+        if realtime.broadcast not in services.match_changed_listeners:
+            services.match_changed_listeners.append(realtime.broadcast)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import selectors
 from .engine import view_for
 from .models import Match, MatchStatus
 
@@ -103,11 +104,16 @@ def _outcome_line(result, seat, names) -> str:
     return f"{maker} made it: 1 point."
 
 
-def board_context(match: Match, user, error: str = "") -> dict:
+def board_context(match: Match, user, error: str = "", base_url: str = "") -> dict:
     seat = match.seat_of(user)
     names = [p.username if p else "" for p in match.players]
+    present = selectors.present_user_ids(match_id=match.pk)
     context = {
         "match": match,
+        "user": user,
+        "invite_url": f"{base_url}/matches/{match.pk}/",
+        "opponent_present": seat is not None and match.players[seat ^ 1] is not None
+        and match.players[seat ^ 1].pk in present,
         "seat": seat,
         "names": names,
         "error": error,

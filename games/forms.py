@@ -38,6 +38,12 @@ class MatchCreateForm(forms.Form):
     rated = forms.BooleanField(
         required=False, initial=True, help_text="Rated matches change both players' ratings."
     )
+    spectators_allowed = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Let others watch",
+        help_text="Spectators never see a hand.",
+    )
 
 
 class MoveForm(forms.Form):

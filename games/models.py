@@ -41,6 +41,7 @@ class Match(models.Model):
     stick_the_dealer = models.BooleanField(default=False)
     dealer_must_take_up = models.BooleanField(default=False)
     rated = models.BooleanField(default=True)
+    spectators_allowed = models.BooleanField(default=True)
     # 128 bits, kept as text; secret until the match ends.
     seed = models.CharField(max_length=40)
     status = models.CharField(max_length=16, choices=MatchStatus, default=MatchStatus.OPEN)
@@ -157,3 +158,22 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.delta:+d} (match {self.match_id})"
+
+
+class Connection(models.Model):
+    """An open websocket of a player or spectator on a match page, for presence.
+
+    Shared by every server process through the database. A process killed without closing its
+    sockets leaves rows behind; ``seen_at`` (refreshed by a heartbeat) lets them age out.
+    """
+
+    match = models.ForeignKey(Match, models.CASCADE, related_name="connections")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
+    channel_name = models.CharField(max_length=200, unique=True)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["match", "user", "seen_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} on match {self.match_id}"

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
-from .models import Match, MatchStatus, PlayerRating
+from .models import Connection, Match, MatchStatus, PlayerRating
 
 
 def open_matches(*, exclude_user=None) -> QuerySet[Match]:
@@ -41,3 +44,21 @@ def user_by_name(username: str):
 def rating_of(*, user) -> PlayerRating:
     """The player's rating; one who has never played a rated match has the initial one."""
     return PlayerRating.objects.filter(user=user).first() or PlayerRating(user=user)
+
+
+PRESENCE_TIMEOUT = timedelta(seconds=45)
+
+
+def present_user_ids(*, match_id: int) -> set[int]:
+    """Users with a live socket on the match (heartbeats refresh it every few seconds)."""
+    since = timezone.now() - PRESENCE_TIMEOUT
+    rows = Connection.objects.filter(match_id=match_id, seen_at__gte=since)
+    return set(rows.values_list("user_id", flat=True))
+
+
+def lobby_lists(*, user) -> dict:
+    return {
+        "open_matches": open_matches(exclude_user=user)[:50],
+        "my_open": my_open_matches(user=user),
+        "my_active": my_active_matches(user=user),
+    }

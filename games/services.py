@@ -23,7 +23,15 @@ from .engine import (
     state_from_json,
     state_to_json,
 )
-from .models import EndReason, Match, MatchStatus, Move, PlayerRating, RatingChange
+from .models import (
+    Connection,
+    EndReason,
+    Match,
+    MatchStatus,
+    Move,
+    PlayerRating,
+    RatingChange,
+)
 
 
 class GameError(Exception):
@@ -50,14 +58,16 @@ class Conflict(GameError):
     status = 409
 
 
-# Called after a commit that changed a match, with the match id (the real-time layer hooks in).
-match_changed_listeners: list[Callable[[int], None]] = []
+# Called after a commit that changed a match, with the match id and whether the lobby's lists
+# changed too (the real-time layer hooks in: games.apps).
+match_changed_listeners: list[Callable[[int, bool], None]] = []
 
 
-def _changed(match: Match) -> None:
+def _changed(match: Match, lobby: bool = False) -> None:
+    # After the commit: nobody is ever shown a move that was rolled back.
     match_id = match.pk
     for listener in match_changed_listeners:
-        transaction.on_commit(lambda listener=listener: listener(match_id))
+        transaction.on_commit(lambda listener=listener: listener(match_id, lobby))
 
 
 def _locked(match_id: int) -> Match:
@@ -75,6 +85,7 @@ def match_create(
     stick_the_dealer: bool = False,
     dealer_must_take_up: bool = False,
     rated: bool = True,
+    spectators_allowed: bool = True,
 ) -> Match:
     """An open match with ``user`` in seat 0, waiting for an opponent."""
     try:
@@ -91,8 +102,9 @@ def match_create(
             dealer_must_take_up=dealer_must_take_up,
             rated=rated,
             seed=str(new_seed()),
+            spectators_allowed=spectators_allowed,
         )
-        _changed(match)
+        _changed(match, lobby=True)
     return match
 
 
@@ -110,7 +122,7 @@ def match_join(*, user, match_id: int) -> Match:
         match.snapshot = state_to_json(new_match(int(match.seed), match.rules))
         match.version += 1
         match.save()
-        _changed(match)
+        _changed(match, lobby=True)
     return match
 
 
@@ -129,7 +141,7 @@ def match_abort(*, user, match_id: int) -> Match:
         match.finished_at = timezone.now()
         match.version += 1
         match.save()
-        _changed(match)
+        _changed(match, lobby=True)
     return match
 
 
@@ -145,7 +157,7 @@ def match_resign(*, user, match_id: int) -> Match:
         _finish(match, winner=match.players[seat ^ 1], reason=EndReason.RESIGNED)
         match.version += 1
         match.save()
-        _changed(match)
+        _changed(match, lobby=True)
     return match
 
 
@@ -174,7 +186,7 @@ def move_apply(*, user, match_id: int, action: str, version: int) -> Match:
         if state.is_over:
             _finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
         match.save()
-        _changed(match)
+        _changed(match, lobby=state.is_over)
     return match
 
 
@@ -210,3 +222,30 @@ def _rate(match: Match) -> None:
         row.value = mine + delta
         row.rated_matches = played + 1
         row.save(update_fields=["value", "rated_matches"])
+
+
+# Presence: one row per open match socket ------------------------------------------------
+
+
+def connection_open(*, match_id: int, user, channel_name: str) -> None:
+    with transaction.atomic():
+        Connection.objects.update_or_create(
+            channel_name=channel_name,
+            defaults={"match_id": match_id, "user": user, "seen_at": timezone.now()},
+        )
+        _changed_presence(match_id)
+
+
+def connection_touch(*, channel_name: str) -> None:
+    Connection.objects.filter(channel_name=channel_name).update(seen_at=timezone.now())
+
+
+def connection_close(*, match_id: int, channel_name: str) -> None:
+    with transaction.atomic():
+        Connection.objects.filter(channel_name=channel_name).delete()
+        _changed_presence(match_id)
+
+
+def _changed_presence(match_id: int) -> None:
+    for listener in match_changed_listeners:
+        transaction.on_commit(lambda listener=listener: listener(match_id, False))

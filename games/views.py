@@ -49,14 +49,14 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+def _base_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri("/").rstrip("/")
+
+
 def _lobby_context(request: HttpRequest, form: MatchCreateForm | None = None) -> dict:
-    user = request.user
-    return {
-        "form": form or MatchCreateForm(),
-        "open_matches": selectors.open_matches(exclude_user=user)[:50],
-        "my_open": selectors.my_open_matches(user=user),
-        "my_active": selectors.my_active_matches(user=user),
-    }
+    context = selectors.lobby_lists(user=request.user)
+    context.update({"form": form or MatchCreateForm(), "base_url": _base_url(request)})
+    return context
 
 
 @login_required
@@ -86,7 +86,7 @@ def _match_or_404(match_id: int) -> Match:
 
 
 def _render_board(request, match: Match, error: str = "", status: int = 200) -> HttpResponse:
-    context = board_context(match, request.user, error)
+    context = board_context(match, request.user, error, base_url=_base_url(request))
     if request.htmx:
         return render(request, "match.html#board", context, status=status)
     return render(request, "match.html", context, status=status)
@@ -105,7 +105,8 @@ def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match_or_404(match_id)
     if request.GET.get("version") == str(match.version):
         return HttpResponse(status=204)
-    return render(request, "match.html#board", board_context(match, request.user))
+    context = board_context(match, request.user, base_url=_base_url(request))
+    return render(request, "match.html#board", context)
 
 
 def _act(request: HttpRequest, match_id: int, call) -> HttpResponse:
