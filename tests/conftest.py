@@ -9,8 +9,13 @@ from __future__ import annotations
 import os
 
 import pytest
+from django.conf import settings
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+# Consumers run their queries in worker threads; persistent connections there would outlive
+# the tests and keep PostgreSQL from dropping the test database at the end.
+settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 
 def missing(what: str) -> None:

@@ -9,17 +9,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from tests.conftest import missing
+from tests.servers import Server, server_env
 
 # Playwright's sync API keeps an event loop open in this thread, and Django then refuses the
 # ORM calls that pytest-django's own fixtures make here (database set-up and flush). Nothing
@@ -45,59 +40,6 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/e2e/" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.e2e)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def server_env() -> dict[str, str]:
-    """The environment of a server process that uses this test run's database."""
-    env = {**os.environ, "DEBUG": "0", "PYTHONUNBUFFERED": "1"}
-    env.setdefault("SECRET_KEY", "test-only-not-secret")
-    name = connection.settings_dict["NAME"]
-    if connection.vendor == "sqlite":
-        env["SQLITE_PATH"] = str(name)
-    else:
-        url = os.environ["DATABASE_URL"]
-        env["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + name
-    return env
-
-
-class Server:
-    def __init__(self, env: dict[str, str]):
-        self.env = env
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
-        self.process = subprocess.Popen(
-            [*command, "euchre_site.asgi:application"], cwd=ROOT, env=self.env
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}")
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError("the server did not answer within 30 s")
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
 
 @pytest.fixture(scope="session")

@@ -22,17 +22,20 @@ def sign_up(page, base: str, username: str) -> None:
     page.wait_for_url(base + "/play/")
 
 
-def act_once(page) -> bool:
-    """If it is this player's turn, click one of the offered controls; True if clicked."""
+def act_once(page, other) -> bool:
+    """If it is this player's turn, click one of the offered controls and check that the
+    other player's page shows the move within 3 s (its fallback poll is every 10 s: only a
+    push is that fast). True if a move was made."""
     board = page.locator("#board")
     if board.get_attribute("data-your-turn") is None:
         return False
-    version = board.get_attribute("data-version")
+    version = int(board.get_attribute("data-version"))
     for kind in PREFERRED:  # bid rather than pass, so that the hand is played out
         buttons = page.locator(f"#board button[data-action={kind}]")
         if buttons.count():
             buttons.first.click()
-            page.wait_for_selector(f"#board:not([data-version='{version}'])", timeout=10_000)
+            page.wait_for_selector(f"#board[data-version='{version + 1}']", timeout=10_000)
+            other.wait_for_selector(f"#board[data-version='{version + 1}']", timeout=3_000)
             return True
     raise AssertionError("my turn, but no control offered")
 
@@ -47,14 +50,17 @@ def test_two_players_play_a_whole_hand_by_clicking(live_server_url, new_page):
     bob.goto(live_server_url + invite)
     bob.click("[data-action=join]")
     bob.wait_for_selector("#board .scoreboard")
-    alice.wait_for_selector("#board .scoreboard", timeout=10_000)  # alice's page notices
+    alice.wait_for_selector("#board .scoreboard", timeout=3_000)  # pushed to alice's page
 
     match = Match.objects.get()
+    for page in (alice, bob):  # a marker that a reload would wipe out
+        page.evaluate("window.sameDocument = true")
     deadline = time.monotonic() + 120
     while not any(r["trump"] for r in Match.objects.get(pk=match.pk).snapshot["results"]):
         assert time.monotonic() < deadline, "the hand did not finish in two minutes"
-        if not (act_once(alice) or act_once(bob)):
+        if not (act_once(alice, bob) or act_once(bob, alice)):
             alice.wait_for_timeout(200)
+    assert alice.evaluate("window.sameDocument") and bob.evaluate("window.sameDocument")
 
     match.refresh_from_db()
     scores = match.snapshot["scores"]

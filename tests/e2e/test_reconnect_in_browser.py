@@ -1,0 +1,69 @@
+"""The page says when it is offline, reconnects by itself and catches up on what it missed."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.engine import legal_actions
+from games.models import Match
+from tests.servers import Server, free_port, server_env
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_dropped_connection_shows_offline_then_reconnects_and_resynchronises(
+    alice, bob, new_page
+):
+    match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
+    client = Client()
+    client.force_login(alice)
+    port = free_port()
+    server = Server(server_env(), port=port).start()
+    try:
+        context_page = new_page()
+        context_page.context.add_cookies(
+            [
+                {
+                    "name": "sessionid",
+                    "value": client.cookies["sessionid"].value,
+                    "domain": "127.0.0.1",
+                    "path": "/",
+                }
+            ]  # fmt: skip
+        )
+        page = context_page
+        page.goto(f"{server.url}/matches/{match.pk}/")
+        page.wait_for_selector("#board[data-version='1']")
+        page.evaluate("window.sameDocument = true")
+
+        server.kill()
+        page.wait_for_selector("#live-status:not([hidden])", timeout=5_000)
+        assert "Offline" in page.locator("#live-status").inner_text()
+
+        # While alice is offline, a move is made (bob, or alice's own turn through the service).
+        state = Match.objects.get(pk=match.pk).state
+        with ThreadPoolExecutor(1) as pool:  # off the thread where Playwright runs its loop
+            pool.submit(
+                services.move_apply, user=match.players[state.turn], match_id=match.pk,
+                action=str(legal_actions(state)[0]), version=1,
+            ).result()  # fmt: skip
+
+        restarted = Server(server_env(), port=port)
+        for _ in range(50):
+            try:
+                restarted.start()
+                break
+            except RuntimeError:
+                time.sleep(0.2)
+        # Backoff is at most a few seconds after one failure; the board catches up on connect.
+        page.wait_for_selector("#board[data-version='2']", timeout=20_000)
+        page.wait_for_selector("#live-status[hidden]", state="attached", timeout=5_000)
+        assert page.evaluate("window.sameDocument")
+        restarted.stop()
+    finally:
+        server.stop()

@@ -1,0 +1,75 @@
+"""Scripted players over real websockets: they read the pushed board as a browser would."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import websockets
+from django.test import Client
+
+VERSION = re.compile(r'data-version="(\d+)"')
+ACTION = re.compile(r'name="action" value="([^"]+)"')
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+class Player:
+    def __init__(self, name: str, cookie: str):
+        self.name = name
+        self.cookie = cookie
+        self.ws = None
+        self.board = ""
+
+    @property
+    def version(self) -> int:
+        return int(VERSION.search(self.board).group(1))
+
+    @property
+    def my_turn(self) -> bool:
+        return "data-your-turn" in self.board
+
+    async def connect(self, server, match_id: int) -> Player:
+        self.ws = await websockets.connect(
+            f"{server.ws_url}/ws/matches/{match_id}/",
+            origin=server.url,
+            additional_headers={"Cookie": self.cookie},
+            open_timeout=10,
+        )
+        await self.wait_for(0)
+        return self
+
+    async def wait_for(self, version: int, timeout: float = 10) -> str:
+        """Read pushes until the board is at ``version`` or later."""
+        async with __import__("asyncio").timeout(timeout):
+            while True:
+                frame = await self.ws.recv()
+                if 'id="board"' in frame:
+                    self.board = frame
+                    if self.version >= version:
+                        return frame
+
+    async def act(self) -> str:
+        """Send the first action the board offers; returns it."""
+        action = ACTION.findall(self.board)[0]
+        await self.ws.send(json.dumps({"action": action, "version": self.version}))
+        return action
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+async def play_moves(players: list[Player], count: int) -> int:
+    """``count`` moves, each by whoever's turn it is; every player sees each one pushed."""
+    for _ in range(count):
+        mover = next(p for p in players if p.my_turn)
+        target = mover.version + 1
+        await mover.act()
+        for player in players:
+            await player.wait_for(target)
+    return players[0].version

@@ -1,0 +1,199 @@
+"""Match and lobby sockets through the full ASGI app: pushes, hidden cards, refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from euchre_site.asgi import application
+from games import services
+from games.engine import legal_actions
+from games.engine.cards import CODES, cards_in
+from games.models import Match, Move
+from tests.engine.positions import codes_in
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+ORIGIN = (b"origin", b"http://testserver")
+
+
+def cookie_for(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def socket(user, path: str, origin=ORIGIN) -> WebsocketCommunicator:
+    headers = [origin]
+    if user is not None:
+        headers.append((b"cookie", await sync_to_async(cookie_for)(user)))
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+async def board(communicator, version: int | None = None) -> str:
+    """The next pushed board (optionally: the first one at ``version``)."""
+    while True:
+        frame = await communicator.receive_from(timeout=5)
+        if 'id="board"' not in frame:
+            continue
+        if version is None or f'data-version="{version}"' in frame:
+            return frame
+
+
+def version_of(frame: str) -> int:
+    return int(re.search(r'data-version="(\d+)"', frame).group(1))
+
+
+@sync_to_async
+def start_match(alice, bob) -> Match:
+    return services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
+
+
+@sync_to_async
+def play_one(match_id: int) -> tuple[Match, str]:
+    match = Match.objects.get(pk=match_id)
+    text = str(legal_actions(match.state)[0])
+    user = match.players[match.state.turn]
+    return services.move_apply(
+        user=user, match_id=match_id, action=text, version=match.version
+    ), text
+
+
+@sync_to_async
+def hands(match_id: int) -> tuple[set[str], set[str]]:
+    state = Match.objects.get(pk=match_id).state
+    return tuple({CODES[c] for c in cards_in(state.hands[s])} for s in (0, 1))
+
+
+async def test_a_player_receives_the_board_on_connect_and_after_every_move(alice, bob):
+    match = await start_match(alice, bob)
+    ws = await socket(alice, f"/ws/matches/{match.pk}/")
+    connected, _ = await ws.connect()
+    assert connected
+    first = await board(ws)
+    assert version_of(first) == 1
+    moved, _ = await play_one(match.pk)
+    pushed = await board(ws, version=moved.version)
+    assert f'data-match-id="{match.pk}"' in pushed
+    await ws.disconnect()
+
+
+async def test_pushes_never_carry_a_card_hidden_from_the_viewer(alice, bob, carol):
+    match = await start_match(alice, bob)
+    sockets = {}
+    for name, user in (("alice", alice), ("bob", bob), ("carol", carol)):
+        sockets[name] = await socket(user, f"/ws/matches/{match.pk}/")
+        assert (await sockets[name].connect())[0]
+    for _ in range(6):
+        moved, _ = await play_one(match.pk)
+        hand0, hand1 = await hands(match.pk)
+        for name, hidden in (("alice", hand1), ("bob", hand0), ("carol", hand0 | hand1)):
+            frame = await board(sockets[name], version=moved.version)
+            assert not codes_in(frame) & hidden, f"{name} was sent a hidden card"
+    for ws in sockets.values():
+        await ws.disconnect()
+
+
+async def test_refusals_close_with_clear_codes(alice, bob, carol):
+    match = await start_match(alice, bob)
+    ws = await socket(None, f"/ws/matches/{match.pk}/")
+    assert (await ws.connect()) == (False, 4401)
+    ws = await socket(carol, "/ws/matches/999999/")
+    assert (await ws.connect()) == (False, 4404)
+    await sync_to_async(Match.objects.filter(pk=match.pk).update)(spectators_allowed=False)
+    ws = await socket(carol, f"/ws/matches/{match.pk}/")
+    assert (await ws.connect()) == (False, 4403)
+    ws = await socket(alice, f"/ws/matches/{match.pk}/")  # players are always welcome
+    assert (await ws.connect())[0]
+    await ws.disconnect()
+
+
+async def test_a_socket_from_another_origin_is_refused(alice, bob):
+    match = await start_match(alice, bob)
+    ws = await socket(alice, f"/ws/matches/{match.pk}/", origin=(b"origin", b"http://evil.example"))
+    assert not (await ws.connect())[0]
+
+
+async def test_moves_over_the_socket_and_duplicates_get_an_error_frame(alice, bob):
+    match = await start_match(alice, bob)
+    state = match.state
+    mover = alice if match.seat_of(alice) == state.turn else bob
+    ws = await socket(mover, f"/ws/matches/{match.pk}/")
+    await ws.connect()
+    await board(ws)
+    text = str(legal_actions(state)[0])
+    await ws.send_to(text_data=json.dumps({"action": text, "version": 1}))
+    assert version_of(await board(ws, version=2)) == 2
+    await ws.send_to(text_data=json.dumps({"action": text, "version": 1}))  # the same again
+    frame = await ws.receive_from(timeout=5)
+    assert "data-error" in frame and "changed since you saw it" in frame
+    await ws.send_to(text_data="not json")
+    frame = await ws.receive_from(timeout=5)
+    assert "could not be read" in frame
+    assert await sync_to_async(Move.objects.filter(match=match).count)() == 1
+    await ws.send_to(text_data=json.dumps({"action": "x", "version": 2}))  # still connected
+    assert "data-error" in await ws.receive_from(timeout=5)
+    await ws.disconnect()
+
+
+async def test_a_player_sees_when_the_opponent_connects(alice, bob):
+    match = await start_match(alice, bob)
+    a = await socket(alice, f"/ws/matches/{match.pk}/")
+    await a.connect()
+    assert 'data-presence="away"' in await board(a)
+    b = await socket(bob, f"/ws/matches/{match.pk}/")
+    await b.connect()
+    while 'data-presence="here"' not in (frame := await board(a)):
+        pass
+    assert 'data-presence="here"' in frame
+    await b.disconnect()
+    while 'data-presence="away"' not in (frame := await board(a)):
+        pass
+    await a.disconnect()
+
+
+async def test_the_lobby_updates_when_a_match_opens(alice, bob):
+    ws = await socket(bob, "/ws/lobby/")
+    assert (await ws.connect())[0]
+    await sync_to_async(services.match_create)(user=alice)
+    frame = await ws.receive_from(timeout=5)
+    assert 'id="lobby-lists"' in frame and 'data-action="join"' in frame and "alice" in frame
+    await ws.disconnect()
+    anonymous = await socket(None, "/ws/lobby/")
+    assert (await anonymous.connect()) == (False, 4401)
+
+
+async def test_nothing_is_pushed_for_a_rolled_back_move(alice, bob):
+    match = await start_match(alice, bob)
+    ws = await socket(alice, f"/ws/matches/{match.pk}/")
+    await ws.connect()
+    await board(ws)
+    while not await ws.receive_nothing(timeout=0.5):  # let the presence push go by
+        await ws.receive_from()
+
+    @sync_to_async
+    def move_then_fail():
+        from django.db import transaction
+
+        try:
+            with transaction.atomic():
+                m = Match.objects.get(pk=match.pk)
+                services.move_apply(
+                    user=m.players[m.state.turn],
+                    match_id=m.pk,
+                    action=str(legal_actions(m.state)[0]),
+                    version=m.version,
+                )
+                raise RuntimeError("rolled back")
+        except RuntimeError:
+            pass
+
+    await move_then_fail()
+    assert await ws.receive_nothing(timeout=0.5)
+    await ws.disconnect()
+    await asyncio.sleep(0)
