@@ -93,6 +93,7 @@ class Stats:
         self.acknowledged: dict[int, int] = {}
         self.errors: list[str] = []
         self.moves = 0
+        self.posts: list[float] = []
 
 
 class Seat:
@@ -143,11 +144,16 @@ async def play_match(base, match_id, cookies, stats: Stats, deadline, think, rng
             if mover is None:
                 if "data-match-over" in seats[0].board:
                     return
-                seats[0].changed.clear()
-                try:
-                    await asyncio.wait_for(seats[0].changed.wait(), 5)
-                except TimeoutError:
-                    stats.errors.append(f"match {match_id}: no board pushed in 5 s")
+                for seat in seats:
+                    seat.changed.clear()
+                waits = [asyncio.create_task(seat.changed.wait()) for seat in seats]
+                done, pending = await asyncio.wait(
+                    waits, timeout=10, return_when=asyncio.FIRST_COMPLETED
+                )
+                for task in pending:
+                    task.cancel()
+                if not done:
+                    stats.errors.append(f"match {match_id}: no board pushed in 10 s")
                     return
                 continue
             await asyncio.sleep(rng.expovariate(1 / think) if think else 0)
@@ -161,6 +167,7 @@ async def play_match(base, match_id, cookies, stats: Stats, deadline, think, rng
                 data={"action": action, "version": version},
                 headers={"X-CSRFToken": client.cookies["csrftoken"], "HX-Request": "true"},
             )
+            stats.posts.append(time.perf_counter() - started)
             if response.status_code != 200:
                 stats.errors.append(f"match {match_id}: http {response.status_code}")
                 return
@@ -241,7 +248,7 @@ def main() -> None:
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "euchre_site.asgi:application", "--host", "127.0.0.1",
          "--port", str(port), "--workers", str(args.workers), "--no-access-log",
-         "--log-level", "warning"],
+         "--log-level", "warning", "--ws-per-message-deflate", "false"],
         cwd=ROOT, env=env,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
@@ -278,6 +285,8 @@ def main() -> None:
     print(f"think time {args.think:g} s (mean, exponential), {elapsed:.1f} s of play")
     print(f"moves acknowledged      {stats.moves}  ({stats.moves / elapsed:.1f} moves/s)")
     print(f"post -> opponent push   p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  p99 {p99:6.1f} ms")
+    q50, q95, q99 = quantiles(stats.posts)
+    print(f"post -> http answer     p50 {q50:6.1f} ms  p95 {q95:6.1f} ms  p99 {q99:6.1f} ms")
     print(f"bare view (/healthz)    p50 {f50:6.1f} ms  p95 {f95:6.1f} ms  p99 {f99:6.1f} ms")
     print(f"ratio move / bare view  p50 {p50 / f50:5.1f}x  p99 {p99 / f99:5.1f}x")
     print(f"errors                  {len(stats.errors)}")

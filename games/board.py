@@ -112,7 +112,8 @@ def board_context(match: Match, user, error: str = "", base_url: str = "") -> di
         "match": match,
         "user": user,
         "invite_url": f"{base_url}/matches/{match.pk}/",
-        "opponent_present": seat is not None and match.players[seat ^ 1] is not None
+        "opponent_present": seat is not None
+        and match.players[seat ^ 1] is not None
         and match.players[seat ^ 1].pk in present,
         "seat": seat,
         "names": names,
