@@ -6,6 +6,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connection
 from django.test import Client
 
 from games import services
@@ -47,11 +48,18 @@ def test_a_dropped_connection_shows_offline_then_reconnects_and_resynchronises(
 
         # While alice is offline, a move is made (bob, or alice's own turn through the service).
         state = Match.objects.get(pk=match.pk).state
+
+        def move_while_offline():
+            try:
+                services.move_apply(
+                    user=match.players[state.turn], match_id=match.pk,
+                    action=str(legal_actions(state)[0]), version=1,
+                )  # fmt: skip
+            finally:
+                connection.close()  # this thread's connection, back before teardown
+
         with ThreadPoolExecutor(1) as pool:  # off the thread where Playwright runs its loop
-            pool.submit(
-                services.move_apply, user=match.players[state.turn], match_id=match.pk,
-                action=str(legal_actions(state)[0]), version=1,
-            ).result()  # fmt: skip
+            pool.submit(move_while_offline).result()
 
         restarted = Server(server_env(), port=port)
         for _ in range(50):
