@@ -77,6 +77,22 @@ def _locked(match_id: int) -> Match:
         raise NotFound("There is no such match") from None
 
 
+def _locked_seat(match_id: int, user) -> tuple[Match, int]:
+    """The locked match and the user's seat in it; refused if the user is not playing."""
+    match = _locked(match_id)
+    seat = match.seat_of(user)
+    if seat is None:
+        raise NotAllowed("You are not playing in this match")
+    return match, seat
+
+
+def _save(match: Match, lobby: bool = False) -> None:
+    """Every change bumps the version, so that submissions made against the old one fail."""
+    match.version += 1
+    match.save()
+    _changed(match, lobby)
+
+
 def match_create(
     *,
     user,
@@ -104,7 +120,7 @@ def match_create(
             seed=str(new_seed()),
             spectators_allowed=spectators_allowed,
         )
-        _changed(match, lobby=True)
+        _changed(match, lobby=True)  # version 0: nothing to submit against yet
     return match
 
 
@@ -120,18 +136,14 @@ def match_join(*, user, match_id: int) -> Match:
         match.status = MatchStatus.ACTIVE
         match.started_at = timezone.now()
         match.snapshot = state_to_json(new_match(int(match.seed), match.rules))
-        match.version += 1
-        match.save()
-        _changed(match, lobby=True)
+        _save(match, lobby=True)
     return match
 
 
 def match_abort(*, user, match_id: int) -> Match:
     """Call a match off before its first move: no result, no rating."""
     with transaction.atomic():
-        match = _locked(match_id)
-        if match.seat_of(user) is None:
-            raise NotAllowed("You are not playing in this match")
+        match, _ = _locked_seat(match_id, user)
         if match.is_over:
             raise Conflict("This match is already over")
         if match.moves.exists():
@@ -139,35 +151,25 @@ def match_abort(*, user, match_id: int) -> Match:
         match.status = MatchStatus.ABORTED
         match.end_reason = EndReason.ABORTED
         match.finished_at = timezone.now()
-        match.version += 1
-        match.save()
-        _changed(match, lobby=True)
+        _save(match, lobby=True)
     return match
 
 
 def match_resign(*, user, match_id: int) -> Match:
     """Give the match up: the opponent wins it."""
     with transaction.atomic():
-        match = _locked(match_id)
-        seat = match.seat_of(user)
-        if seat is None:
-            raise NotAllowed("You are not playing in this match")
+        match, seat = _locked_seat(match_id, user)
         if match.status != MatchStatus.ACTIVE:
             raise Conflict("This match is not in play")
         _finish(match, winner=match.players[seat ^ 1], reason=EndReason.RESIGNED)
-        match.version += 1
-        match.save()
-        _changed(match, lobby=True)
+        _save(match, lobby=True)
     return match
 
 
 def move_apply(*, user, match_id: int, action: str, version: int) -> Match:
     """Apply one action by ``user`` to the match, if it is theirs to make and still current."""
     with transaction.atomic():
-        match = _locked(match_id)
-        seat = match.seat_of(user)
-        if seat is None:
-            raise NotAllowed("You are not playing in this match")
+        match, seat = _locked_seat(match_id, user)
         if match.status != MatchStatus.ACTIVE:
             raise Conflict(
                 "This match is over" if match.is_over else "This match has not started yet"
@@ -182,11 +184,9 @@ def move_apply(*, user, match_id: int, action: str, version: int) -> Match:
             match=match, seq=match.moves.count() + 1, seat=seat, player=user, action=action
         )
         match.snapshot = state_to_json(state)
-        match.version += 1
         if state.is_over:
             _finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
-        match.save()
-        _changed(match, lobby=state.is_over)
+        _save(match, lobby=state.is_over)
     return match
 
 

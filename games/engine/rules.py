@@ -21,6 +21,7 @@ from .cards import (
     SUIT_MASK,
     SUIT_WORDS,
     card_name,
+    join_by_byte,
 )
 from .errors import (
     CardNotHeld,
@@ -226,17 +227,6 @@ _PLAY_BYTES = tuple(_by_byte(play_action, seat) for seat in (0, 1))
 _DISCARD_BYTES = tuple(_by_byte(discard_action, seat) for seat in (0, 1))
 
 
-def _actions_in(table: tuple, mask: int) -> tuple[Action, ...]:
-    b0, b1, b2, b3, b4 = table
-    return (
-        b0[mask & 255]
-        + b1[mask >> 8 & 255]
-        + b2[mask >> 16 & 255]
-        + b3[mask >> 24 & 255]
-        + b4[mask >> 32 & 255]
-    )
-
-
 @cache
 def _round_two_actions(seat: int, turned_down: int, may_pass: bool) -> tuple[Action, ...]:
     names = [Action.parse(seat, f"name:{'CDHS'[s]}") for s in range(4) if s != turned_down]
@@ -257,7 +247,7 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
             follow = hand & SUIT_MASK[trump][EFFECTIVE_SUIT[trump][trick[0][1]]]
             if follow:
                 hand = follow
-        b0, b1, b2, b3, b4 = _PLAY_BYTES[turn]  # _actions_in, inlined on the hot path
+        b0, b1, b2, b3, b4 = _PLAY_BYTES[turn]  # join_by_byte, inlined on the hot path
         return (
             b0[hand & 255]
             + b1[hand >> 8 & 255]
@@ -270,7 +260,7 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     if phase is _DEALER_DECIDES:
         return (_MUST_TAKE_UP if state.rules.dealer_must_take_up else _TAKE_UP_OR_LEAVE)[turn]
     if phase is _DISCARD:
-        return _actions_in(_DISCARD_BYTES[turn], state.hands[turn])
+        return join_by_byte(_DISCARD_BYTES[turn], state.hands[turn])
     if phase is _ROUND_TWO:
         may_pass = turn != state.dealer or not state.rules.stick_the_dealer
         return _round_two_actions(turn, state.upcard_suit, may_pass)
