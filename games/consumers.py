@@ -141,6 +141,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # On success the broadcast after the commit brings the new board to every socket.
 
     async def match_changed(self, event: dict) -> None:
+        if event.get("presence"):
+            selectors.forget_presence(self.match_id)
         await self.send_board()
 
     async def send_board(self) -> None:

@@ -22,11 +22,12 @@ def match_group(match_id: int) -> str:
     return f"match_{match_id}"
 
 
-def broadcast(match_id: int, lobby: bool) -> None:
+def broadcast(match_id: int, *, lobby: bool = False, presence: bool = False) -> None:
     """Tell every socket on the match (and the lobby, when the match list changed)."""
     layer = get_channel_layer()
+    event = {"type": "match.changed", "presence": presence}
     try:
-        async_to_sync(layer.group_send)(match_group(match_id), {"type": "match.changed"})
+        async_to_sync(layer.group_send)(match_group(match_id), event)
         if lobby:
             async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
     except Exception:  # the layer is down: the move is saved; sockets resync later

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -47,13 +48,30 @@ def rating_of(*, user) -> PlayerRating:
 
 
 PRESENCE_TIMEOUT = timedelta(seconds=45)
+# Every board rendered shows presence, and a move renders several: each process remembers a
+# match's presence briefly. A connect or disconnect anywhere is broadcast to every process,
+# which forgets it at once (forget_presence); the expiry covers servers that died silently.
+PRESENCE_MEMORY_SECONDS = 5.0
+_presence: dict[int, tuple[float, frozenset[int]]] = {}
 
 
-def present_user_ids(*, match_id: int) -> set[int]:
+def present_user_ids(*, match_id: int) -> frozenset[int]:
     """Users with a live socket on the match (heartbeats refresh it every few seconds)."""
+    remembered = _presence.get(match_id)
+    now = time.monotonic()
+    if remembered and remembered[0] > now:
+        return remembered[1]
     since = timezone.now() - PRESENCE_TIMEOUT
     rows = Connection.objects.filter(match_id=match_id, seen_at__gte=since)
-    return set(rows.values_list("user_id", flat=True))
+    users = frozenset(rows.values_list("user_id", flat=True))
+    if len(_presence) > 10_000:
+        _presence.clear()
+    _presence[match_id] = (now + PRESENCE_MEMORY_SECONDS, users)
+    return users
+
+
+def forget_presence(match_id: int) -> None:
+    _presence.pop(match_id, None)
 
 
 def lobby_lists(*, user) -> dict:

@@ -58,21 +58,26 @@ class Conflict(GameError):
     status = 409
 
 
-# Called after a commit that changed a match, with the match id and whether the lobby's lists
-# changed too (the real-time layer hooks in: games.apps).
-match_changed_listeners: list[Callable[[int, bool], None]] = []
+# Called after a commit that changed a match: listener(match_id, lobby=..., presence=...), lobby
+# when the lobby's lists changed too, presence when only who is connected did (the real-time
+# layer hooks in: games.apps).
+match_changed_listeners: list[Callable[..., None]] = []
 
 
-def _changed(match: Match, lobby: bool = False) -> None:
+def _changed(match_id: int, lobby: bool = False, presence: bool = False) -> None:
     # After the commit: nobody is ever shown a move that was rolled back.
-    match_id = match.pk
     for listener in match_changed_listeners:
-        transaction.on_commit(lambda listener=listener: listener(match_id, lobby))
+        transaction.on_commit(
+            lambda listener=listener: listener(match_id, lobby=lobby, presence=presence)
+        )
 
 
 def _locked(match_id: int) -> Match:
     try:
-        return Match.objects.select_for_update().get(pk=match_id)
+        # The players come in the same query (the board answering the request needs them);
+        # only the match row is locked.
+        matches = Match.objects.select_for_update(of=("self",))
+        return matches.select_related("player0", "player1", "winner").get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise NotFound("There is no such match") from None
 
@@ -90,7 +95,7 @@ def _save(match: Match, lobby: bool = False) -> None:
     """Every change bumps the version, so that submissions made against the old one fail."""
     match.version += 1
     match.save()
-    _changed(match, lobby)
+    _changed(match.pk, lobby)
 
 
 def match_create(
@@ -120,7 +125,7 @@ def match_create(
             seed=str(new_seed()),
             spectators_allowed=spectators_allowed,
         )
-        _changed(match, lobby=True)  # version 0: nothing to submit against yet
+        _changed(match.pk, lobby=True)  # version 0: nothing to submit against yet
     return match
 
 
@@ -180,9 +185,9 @@ def move_apply(*, user, match_id: int, action: str, version: int) -> Match:
             state = apply(state_from_json(match.snapshot), Action.parse(seat, action))
         except IllegalAction as error:
             raise GameError(str(error)) from None
-        Move.objects.create(
-            match=match, seq=match.moves.count() + 1, seat=seat, player=user, action=action
-        )
+        # While a match is active its version is one more than its number of moves (joining
+        # made it 1), so the version is the next sequence number: no count query needed.
+        Move.objects.create(match=match, seq=match.version, seat=seat, player=user, action=action)
         match.snapshot = state_to_json(state)
         if state.is_over:
             _finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
@@ -233,7 +238,7 @@ def connection_open(*, match_id: int, user, channel_name: str) -> None:
             channel_name=channel_name,
             defaults={"match_id": match_id, "user": user, "seen_at": timezone.now()},
         )
-        _changed_presence(match_id)
+        _changed(match_id, presence=True)
 
 
 def connection_touch(*, channel_name: str) -> None:
@@ -243,9 +248,4 @@ def connection_touch(*, channel_name: str) -> None:
 def connection_close(*, match_id: int, channel_name: str) -> None:
     with transaction.atomic():
         Connection.objects.filter(channel_name=channel_name).delete()
-        _changed_presence(match_id)
-
-
-def _changed_presence(match_id: int) -> None:
-    for listener in match_changed_listeners:
-        transaction.on_commit(lambda listener=listener: listener(match_id, False))
+        _changed(match_id, presence=True)

@@ -111,12 +111,12 @@ def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def _act(request: HttpRequest, match_id: int, call) -> HttpResponse:
     try:
-        call()
+        match = call()
     except services.GameError as error:
         match = _match_or_404(match_id)
         return _render_board(request, match, error.message, status=error.status)
     if request.htmx:
-        return _render_board(request, _match_or_404(match_id))
+        return _render_board(request, match)  # the service's match, players included
     return redirect("match_detail", match_id=match_id)
 
 

@@ -26,6 +26,17 @@ def missing(what: str) -> None:
 
 
 @pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    # Each async test runs on an event loop of its own; a Redis layer made on an earlier
+    # test's loop holds locks bound to it. Every test gets a layer of its own.
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # The real hasher takes about half a second a password by design; tests make dozens.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
