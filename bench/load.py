@@ -182,9 +182,14 @@ async def play_match(base, match_id, cookies, stats: Stats, deadline, think, rng
                 stats.errors.append(f"match {match_id}: the opponent got no push in 10 s")
                 return
             stats.latencies.append(other.arrived[version + 1] - started)
-            while seat.version < version + 1:  # the mover's own board too
-                seat.changed.clear()
-                await seat.changed.wait()
+            try:
+                async with asyncio.timeout(10):
+                    while seat.version < version + 1:  # the mover's own board too
+                        seat.changed.clear()
+                        await seat.changed.wait()
+            except TimeoutError:
+                stats.errors.append(f"match {match_id}: the mover got no push in 10 s")
+                return
     except Exception as error:  # counted, and the run goes on
         stats.errors.append(f"match {match_id}: {type(error).__name__}: {error}")
     finally:
@@ -206,7 +211,10 @@ async def bare_view(base, players, seconds, think, rng) -> list[float]:
         while time.perf_counter() < deadline:
             await asyncio.sleep(rng.expovariate(1 / think) if think else 0)
             started = time.perf_counter()
-            response = await client.get("/healthz")
+            try:
+                response = await client.get("/healthz")
+            except httpx.HTTPError:
+                continue
             if response.status_code == 200:
                 latencies.append(time.perf_counter() - started)
 
@@ -248,7 +256,8 @@ def main() -> None:
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "euchre_site.asgi:application", "--host", "127.0.0.1",
          "--port", str(port), "--workers", str(args.workers), "--no-access-log",
-         "--log-level", "warning", "--ws-per-message-deflate", "false"],
+         "--log-level", "warning", "--ws-per-message-deflate", "false",
+         "--timeout-keep-alive", "75"],
         cwd=ROOT, env=env,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
