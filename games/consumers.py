@@ -60,6 +60,26 @@ def _error_frame(message: str) -> str:
 class MatchConsumer(AsyncWebsocketConsumer):
     """``/ws/matches/<id>/``: the board of one match, pushed after every committed change."""
 
+    # Channels reads the layer through ``self.channel_receive``, and a layer error there would
+    # end the consumer and drop the player's socket. Wrapped, a Redis outage only pauses the
+    # pushes: the socket stays open and the heartbeat resends the board when Redis is back.
+    @property
+    def channel_receive(self):
+        return self._channel_receive
+
+    @channel_receive.setter
+    def channel_receive(self, receive) -> None:
+        async def patient_receive():
+            while True:
+                try:
+                    return await receive()
+                except Exception as error:
+                    log.warning("channel layer unavailable (%s); retrying", error)
+                    self.layer_up = False
+                    await asyncio.sleep(1)
+
+        self._channel_receive = patient_receive
+
     async def connect(self) -> None:
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.user = self.scope["user"]
@@ -94,8 +114,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
             return True
-        except Exception:  # the layer is down: the board still comes, pushes resume later
-            log.warning("channel layer unavailable for %s", self.channel_name, exc_info=True)
+        except Exception as error:  # the layer is down: the board still comes, pushes resume
+            log.warning("channel layer unavailable for %s (%s)", self.channel_name, error)
             return False
 
     async def disconnect(self, code: int) -> None:
