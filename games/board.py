@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from . import selectors
 from .engine import view_for
+from .engine.verify import commitment
 from .models import Match, MatchStatus
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -124,6 +125,9 @@ def board_context(match: Match, user, error: str = "", base_url: str = "") -> di
     }
     if match.snapshot is None:
         return context  # open or aborted before the deal
+    # Provably fair: the seed's hash from the first deal on; the seed itself once it is over.
+    context["commitment"] = commitment(int(match.seed))
+    context["revealed_seed"] = match.seed if match.is_over else ""
     view = view_for(match.state, seat)
     me = seat if seat is not None else 0  # a spectator looks from seat 0's side
     them = me ^ 1

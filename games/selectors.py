@@ -6,10 +6,11 @@ import time
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from .models import Connection, Match, MatchStatus, PlayerRating
+from .models import Connection, Match, MatchStatus, PlayerRating, RatingChange
 
 
 def open_matches(*, exclude_user=None) -> QuerySet[Match]:
@@ -80,3 +81,27 @@ def lobby_lists(*, user) -> dict:
         "my_open": my_open_matches(user=user),
         "my_active": my_active_matches(user=user),
     }
+
+
+LEADERBOARD_MIN_MATCHES = 5
+
+
+def leaderboard(*, limit: int = 100) -> list[PlayerRating]:
+    """Players with at least 5 rated matches, best first, each with ``won`` and ``last_played``."""
+    mine = RatingChange.objects.filter(player=OuterRef("user"))
+    wins = (
+        mine.filter(match__winner=OuterRef("user"))
+        .values("player")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    last = mine.order_by("-created_at").values("created_at")[:1]
+    rows = (
+        PlayerRating.objects.filter(rated_matches__gte=LEADERBOARD_MIN_MATCHES)
+        .select_related("user")
+        .annotate(won=Coalesce(Subquery(wins), 0), last_played=Subquery(last))
+        .order_by("-value", "user__username")[:limit]
+    )
+    for row in rows:
+        row.lost = row.rated_matches - row.won
+    return list(rows)

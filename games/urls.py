@@ -16,4 +16,5 @@ urlpatterns = [
     path("matches/<int:match_id>/abort", views.match_abort, name="match_abort"),
     path("matches/<int:match_id>/resign", views.match_resign, name="match_resign"),
     path("users/<str:username>/", views.profile, name="profile"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
 ]

@@ -177,3 +177,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "rating": selectors.rating_of(user=player),
     }
     return render(request, "profile.html", context)
+
+
+@login_required
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    context = {"rows": selectors.leaderboard(), "minimum": selectors.LEADERBOARD_MIN_MATCHES}
+    return render(request, "leaderboard.html", context)

@@ -276,3 +276,31 @@ def test_a_player_changes_their_password(clients, alice):
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.check_password("Another-deal-77")
+
+
+def test_the_seed_is_committed_to_during_play_and_revealed_at_the_end(clients, active, alice):
+    from games.engine.verify import commitment
+
+    page = clients["bob"].get(f"/matches/{active.pk}/").content.decode()
+    assert commitment(int(active.seed)) in page
+    assert active.seed not in page  # whoever knows the seed knows every hand
+    services.match_resign(user=alice, match_id=active.pk)
+    page = clients["bob"].get(f"/matches/{active.pk}/").content.decode()
+    assert f"<code data-seed>{active.seed}</code>" in page
+
+
+def test_the_leaderboard_ranks_players_with_five_rated_matches(clients, alice, bob, carol):
+    for _ in range(5):  # bob beats alice five times; carol plays none
+        match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
+        services.match_resign(user=alice, match_id=match.pk)
+    casual = services.match_join(
+        user=carol, match_id=services.match_create(user=alice, rated=False).pk
+    )
+    services.match_resign(user=alice, match_id=casual.pk)
+    page = clients["carol"].get("/leaderboard/").content.decode()
+    rows = re.findall(r'<tr data-player="(\w+)">(.*?)</tr>', page, re.S)
+    assert [name for name, _ in rows] == ["bob", "alice"]
+    bob_row, alice_row = rows[0][1], rows[1][1]
+    assert "5–0" in bob_row and "0–5" in alice_row
+    assert re.search(r"<td>15\d\d\?</td>", bob_row)
+    assert "carol" not in [name for name, _ in rows]
