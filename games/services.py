@@ -249,3 +249,30 @@ def connection_close(*, match_id: int, channel_name: str) -> None:
     with transaction.atomic():
         Connection.objects.filter(channel_name=channel_name).delete()
         _changed(match_id, presence=True)
+
+
+def rating_changes_reverse(*, match: Match) -> int:
+    """Undo a match's rating changes (moderation voids a match): each player's rating goes
+    back by exactly the points that match gave, and the match stops counting as rated.
+
+    Later matches keep their own changes: a rating is the start value plus the sum of the
+    deltas that still count, so removing one match's deltas leaves the rest consistent.
+    Returns how many changes were undone.
+    """
+    with transaction.atomic():
+        changes = list(
+            RatingChange.objects.select_for_update().filter(match=match).order_by("player_id")
+        )
+        ratings = {
+            r.user_id: r
+            for r in PlayerRating.objects.select_for_update()
+            .filter(user_id__in=[c.player_id for c in changes])
+            .order_by("user_id")
+        }
+        for change in changes:
+            row = ratings[change.player_id]
+            row.value -= change.delta
+            row.rated_matches -= 1
+            row.save(update_fields=["value", "rated_matches"])
+        RatingChange.objects.filter(pk__in=[c.pk for c in changes]).delete()
+    return len(changes)

@@ -262,3 +262,68 @@ def test_casual_and_aborted_matches_change_no_rating(alice, bob):
     from games.models import RatingChange
 
     assert not RatingChange.objects.exists()
+
+
+def test_reversing_a_matchs_rating_changes_restores_the_exact_previous_ratings(alice, bob):
+    from games.models import PlayerRating
+
+    def ratings():
+        return {r.user.username: (r.value, r.rated_matches) for r in PlayerRating.objects.all()}
+
+    first = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
+    services.match_resign(user=alice, match_id=first.pk)
+    before = ratings()
+    second = services.match_join(user=alice, match_id=services.match_create(user=bob).pk)
+    services.match_resign(user=bob, match_id=second.pk)
+    assert ratings() != before
+    assert services.rating_changes_reverse(match=second) == 2
+    assert ratings() == before
+    assert services.rating_changes_reverse(match=second) == 0  # nothing left to undo
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_final_moves_rate_the_match_exactly_once(alice, bob):
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL: this runs in the DATABASE_URL pass of CI")
+    from games.models import PlayerRating, RatingChange
+
+    # Play until one action ends the match, then submit it twice at once.
+    match = services.match_join(user=bob, match_id=services.match_create(user=alice, target=1).pk)
+    rng = random.Random(7)
+    while True:
+        state = match.state
+        final = [a for a in legal_actions(state) if state_after(state, a).is_over]
+        if final:
+            break
+        match = services.move_apply(
+            user=match.players[state.turn], match_id=match.pk,
+            action=str(rng.choice(legal_actions(state))), version=match.version,
+        )  # fmt: skip
+    user, text, version = match.players[state.turn], str(final[0]), match.version
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def submit():
+        barrier.wait()
+        try:
+            services.move_apply(user=user, match_id=match.pk, action=text, version=version)
+            outcomes.append("applied")
+        except services.Conflict:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == ["applied", "refused"]
+    assert RatingChange.objects.filter(match=match).count() == 2
+    assert sorted(PlayerRating.objects.values_list("value", flat=True)) == [1480, 1520]
+
+
+def state_after(state, action):
+    from games.engine import apply
+
+    return apply(state, action)
