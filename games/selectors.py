@@ -6,7 +6,7 @@ import time
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -105,3 +105,47 @@ def leaderboard(*, limit: int = 100) -> list[PlayerRating]:
     for row in rows:
         row.lost = row.rated_matches - row.won
     return list(rows)
+
+
+HISTORY_PAGE_SIZE = 20
+
+
+def match_history(
+    *, user, opponent: str = "", result: str = "", kind: str = "", page: int = 1
+) -> tuple[list[dict], bool]:
+    """The user's finished matches, newest first, as rows for the history page; and whether
+    there is a further page."""
+    matches = Match.objects.filter(Q(player0=user) | Q(player1=user), status=MatchStatus.FINISHED)
+    if opponent:
+        matches = matches.filter(
+            Q(player0__username__iexact=opponent) | Q(player1__username__iexact=opponent)
+        )
+    if result == "won":
+        matches = matches.filter(winner=user)
+    elif result == "lost":
+        matches = matches.exclude(winner=user)
+    if kind in ("rated", "casual"):
+        matches = matches.filter(rated=kind == "rated")
+    mine = RatingChange.objects.filter(player=user)
+    matches = (
+        matches.select_related("player0", "player1")
+        .prefetch_related(Prefetch("rating_changes", queryset=mine, to_attr="my_changes"))
+        .order_by("-finished_at", "-pk")
+    )
+    start = (page - 1) * HISTORY_PAGE_SIZE
+    chunk = list(matches[start : start + HISTORY_PAGE_SIZE + 1])
+    rows = []
+    for match in chunk[:HISTORY_PAGE_SIZE]:
+        seat = match.seat_of(user)
+        scores = match.snapshot["scores"] if match.snapshot else [0, 0]
+        change = match.my_changes[0].delta if match.my_changes else None
+        rows.append(
+            {
+                "match": match,
+                "opponent": match.players[seat ^ 1],
+                "score": (scores[seat], scores[seat ^ 1]),
+                "won": match.winner_id == user.pk,
+                "change": change,
+            }
+        )
+    return rows, len(chunk) > HISTORY_PAGE_SIZE

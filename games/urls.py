@@ -17,4 +17,5 @@ urlpatterns = [
     path("matches/<int:match_id>/resign", views.match_resign, name="match_resign"),
     path("users/<str:username>/", views.profile, name="profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("history/", views.history, name="history"),
 ]

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -184,3 +186,30 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 def leaderboard(request: HttpRequest) -> HttpResponse:
     context = {"rows": selectors.leaderboard(), "minimum": selectors.LEADERBOARD_MIN_MATCHES}
     return render(request, "leaderboard.html", context)
+
+
+@login_required
+@require_GET
+def history(request: HttpRequest) -> HttpResponse:
+    """My finished matches, filtered; htmx asks for further pages ("load more")."""
+    try:
+        page = max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        page = 1
+    filters = {
+        "opponent": request.GET.get("opponent", "").strip()[:150],
+        "result": request.GET.get("result", ""),
+        "kind": request.GET.get("kind", ""),
+    }
+    rows, more = selectors.match_history(user=request.user, page=page, **filters)
+    query = urlencode({k: v for k, v in filters.items() if v})
+    context = {
+        "rows": rows,
+        "more": more,
+        "next_page": page + 1,
+        "filters": filters,
+        "query": query,
+    }
+    if request.htmx and page > 1:
+        return render(request, "history.html#rows", context)
+    return render(request, "history.html", context)

@@ -304,3 +304,39 @@ def test_the_leaderboard_ranks_players_with_five_rated_matches(clients, alice, b
     assert "5–0" in bob_row and "0–5" in alice_row
     assert re.search(r"<td>15\d\d\?</td>", bob_row)
     assert "carol" not in [name for name, _ in rows]
+
+
+def _finished(winner_loser_pairs, rated=True):
+    for winner, loser in winner_loser_pairs:
+        match = services.match_join(
+            user=winner, match_id=services.match_create(user=loser, rated=rated).pk
+        )
+        services.match_resign(user=loser, match_id=match.pk)
+
+
+def test_history_lists_my_finished_matches_newest_first_with_filters(clients, alice, bob, carol):
+    _finished([(alice, bob), (bob, alice)])
+    _finished([(alice, carol)], rated=False)
+    page = clients["alice"].get("/history/").content.decode()
+    rows = re.findall(r'<tr data-match="\d+">(.*?)</tr>', page, re.S)
+    assert len(rows) == 3
+    assert "carol" in rows[0] and "casual" in rows[0]  # newest first
+    assert "Lost" in rows[1] and "-22" in rows[1]  # 1520 losing to 1480
+    assert "Won" in rows[2] and "+20" in rows[2]
+    only_bob = clients["alice"].get("/history/?opponent=BOB&result=won").content.decode()
+    assert len(re.findall(r"<tr data-match=", only_bob)) == 1
+    casual = clients["alice"].get("/history/?kind=casual").content.decode()
+    assert len(re.findall(r"<tr data-match=", casual)) == 1
+
+
+def test_history_loads_more_rows_with_htmx(clients, alice, bob):
+    from games.selectors import HISTORY_PAGE_SIZE
+
+    _finished([(alice, bob)] * (HISTORY_PAGE_SIZE + 2), rated=False)
+    first = clients["alice"].get("/history/").content.decode()
+    assert len(re.findall(r"<tr data-match=", first)) == HISTORY_PAGE_SIZE
+    assert 'data-action="load-more"' in first
+    more = clients["alice"].get("/history/?page=2", **HTMX).content.decode()
+    assert "<html" not in more and len(re.findall(r"<tr data-match=", more)) == 2
+    assert 'data-action="load-more"' not in more
+    assert clients["alice"].get("/history/?page=x").status_code == 200
