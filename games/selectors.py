@@ -149,3 +149,11 @@ def match_history(
             }
         )
     return rows, len(chunk) > HISTORY_PAGE_SIZE
+
+
+def rating_history(*, user) -> list[int]:
+    """The user's rating after each rated match, oldest first, starting from the initial one."""
+    changes = RatingChange.objects.filter(player=user).order_by("created_at", "pk")
+    afters = list(changes.values_list("after", flat=True))
+    first = changes.values_list("before", flat=True).first()
+    return [first, *afters] if afters else []

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from . import selectors, services
 from .board import board_context
+from .charts import line_chart
 from .engine import Rules
 from .forms import MatchCreateForm, MoveForm, SignupForm
 from .models import Match
@@ -177,6 +178,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "player": player,
         "record": selectors.record(user=player),
         "rating": selectors.rating_of(user=player),
+        "chart": line_chart(selectors.rating_history(user=player)),
     }
     return render(request, "profile.html", context)
 

@@ -340,3 +340,15 @@ def test_history_loads_more_rows_with_htmx(clients, alice, bob):
     assert "<html" not in more and len(re.findall(r"<tr data-match=", more)) == 2
     assert 'data-action="load-more"' not in more
     assert clients["alice"].get("/history/?page=x").status_code == 200
+
+
+def test_the_profile_draws_the_rating_history_as_svg(clients, alice, bob):
+    _finished([(bob, alice), (bob, alice), (alice, bob)])
+    page = clients["carol"].get("/users/bob/").content.decode()
+    svg = re.search(r"<svg[^>]*data-rating-chart.*?</svg>", page, re.S).group(0)
+    points = re.search(r'<polyline points="([^"]+)"', svg).group(1).split()
+    assert len(points) == 4  # the start and after each of three rated matches
+    ys = [float(p.split(",")[1]) for p in points]
+    assert ys[0] > ys[1] > ys[2] < ys[3]  # up, up, down (SVG y grows downwards)
+    assert "<script" not in page.split("<main")[1].split("</main>")[0]
+    assert "No rated match yet" in clients["carol"].get("/users/carol/").content.decode()
