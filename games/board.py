@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import selectors
-from .engine import view_for
+from .engine import Action, replay, view_for
+from .engine.cards import CODES, NO_TRUMP, SUIT_CODES, sort_key
 from .engine.verify import commitment
 from .models import Match, MatchStatus
 
@@ -220,3 +221,85 @@ def _prompt(view, seat, names) -> str:
         if not view.trick
         else "Your turn: follow suit if you can.",
     }[view.phase]
+
+
+ACTION_WORDS = {
+    "pass": "passes",
+    "order_up": "orders it up",
+    "accept": "takes it up",
+    "take_up": "takes it up",
+    "leave": "leaves it",
+}
+
+
+def action_words(text: str) -> str:
+    kind, _, arg = text.partition(":")
+    if kind == "name":
+        return f"names {SUIT_NAMES[arg]}"
+    if kind == "joker":
+        return f"makes the joker {SUIT_NAMES[arg]}"
+    if kind == "discard":
+        return f"discards {Card(arg).name}"
+    if kind == "play":
+        return f"plays {Card(arg).name}"
+    return ACTION_WORDS[kind]
+
+
+def replay_context(match: Match, step: int) -> dict:
+    """Everything face up, at ``step`` (0: the first deal; n: after the n-th move)."""
+    moves = list(match.moves.order_by("seq").values_list("seat", "action"))
+    step = max(0, min(step, len(moves)))
+    state = replay(int(match.seed), match.rules, (Action.parse(s, a) for s, a in moves[:step]))
+    names = [p.username for p in match.players]
+    trump = NO_TRUMP if state.trump is None else state.trump
+    hands = [
+        [Card(CODES[c]) for c in sorted(state.hand_cards(seat), key=lambda c: sort_key(c, trump))]
+        for seat in (0, 1)
+    ]
+    final = replay(int(match.seed), match.rules, (Action.parse(s, a) for s, a in moves))
+    summary = [
+        {
+            "number": r.number + 1,
+            "dealer": names[r.dealer],
+            "trump": SUIT_SYMBOLS.get(SUIT_CODES[r.trump], "") if r.trump is not None else "",
+            "trump_name": SUIT_NAMES[SUIT_CODES[r.trump]] if r.trump is not None else "",
+            "maker": names[r.maker] if r.maker is not None else "",
+            "tricks": r.tricks_won[r.maker] if r.maker is not None else None,
+            "points": r.points,
+            "outcome": r.outcome.value,
+            "current": r.number == state.hand_number,
+        }
+        for r in final.results
+    ]
+    last = moves[step - 1] if step else None
+    return {
+        "match": match,
+        "names": names,
+        "step": step,
+        "steps": len(moves),
+        "hands": hands,
+        "upcard": Card(CODES[state.upcard]),
+        "upcard_fate_words": {
+            "face_up": "face up",
+            "taken_up": f"taken up by {names[state.dealer]}",
+            "left": "left on the stock",
+            "turned_down": "turned down",
+        }[state.upcard_fate.value],
+        "discard": Card(CODES[state.discard]) if state.discard is not None else None,
+        "trick": [{"name": names[s], "card": Card(CODES[c])} for s, c in state.trick],
+        "last_trick": (
+            [{"name": names[s], "card": Card(CODES[c])} for s, c in state.tricks[-1].plays]
+            if state.tricks
+            else []
+        ),
+        "trump_name": SUIT_NAMES[SUIT_CODES[state.trump]] if state.trump is not None else "",
+        "trump_symbol": SUIT_SYMBOLS[SUIT_CODES[state.trump]] if state.trump is not None else "",
+        "maker_name": names[state.maker] if state.maker is not None else "",
+        "dealer_name": names[state.dealer],
+        "hand_number": state.hand_number + 1,
+        "scores": state.scores,
+        "tricks_won": state.tricks_won,
+        "last_move": f"{names[last[0]]} {action_words(last[1])}" if last else "The first deal.",
+        "summary": summary,
+        "commitment": commitment(int(match.seed)),
+    }

@@ -11,6 +11,7 @@ urlpatterns = [
     path("play/create", views.match_create, name="match_create"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
     path("matches/<int:match_id>/board", views.match_board, name="match_board"),
+    path("matches/<int:match_id>/replay", views.match_replay, name="match_replay"),
     path("matches/<int:match_id>/act", views.match_act, name="match_act"),
     path("matches/<int:match_id>/join", views.match_join, name="match_join"),
     path("matches/<int:match_id>/abort", views.match_abort, name="match_abort"),

@@ -11,11 +11,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import selectors, services
-from .board import board_context
+from .board import board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
 from .forms import MatchCreateForm, MoveForm, SignupForm
-from .models import Match
+from .models import Match, MatchStatus
 
 
 @require_GET
@@ -215,3 +215,25 @@ def history(request: HttpRequest) -> HttpResponse:
     if request.htmx and page > 1:
         return render(request, "history.html#rows", context)
     return render(request, "history.html", context)
+
+
+@login_required
+@require_GET
+def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Every action of a finished match, one step at a time, every card face up."""
+    match = _match_or_404(match_id)
+    if match.status != MatchStatus.FINISHED:
+        return render(
+            request,
+            "replay.html",
+            {"match": match, "closed": "The replay opens when the match is over."},
+            status=403,
+        )
+    try:
+        step = int(request.GET.get("step", "0"))
+    except ValueError:
+        step = 0
+    context = replay_context(match, step)
+    if request.htmx:
+        return render(request, "replay.html#replay", context)
+    return render(request, "replay.html", context)

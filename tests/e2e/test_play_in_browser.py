@@ -71,3 +71,46 @@ def test_two_players_play_a_whole_hand_by_clicking(live_server_url, new_page):
         assert page.locator(f"[data-score='{seat}']").inner_text() == str(scores[seat])
         assert page.locator(f"[data-score='{seat ^ 1}']").inner_text() == str(scores[seat ^ 1])
     assert bob.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_arrow_keys_step_through_a_replay(live_server_url, new_page, alice, bob):
+    import random
+
+    from django.test import Client
+
+    from games import services
+    from games.engine import legal_actions
+    from games.models import MatchStatus
+
+    match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
+    rng = random.Random(2)
+    while match.status == MatchStatus.ACTIVE:
+        state = match.state
+        match = services.move_apply(
+            user=match.players[state.turn], match_id=match.pk,
+            action=str(rng.choice(legal_actions(state))), version=match.version,
+        )  # fmt: skip
+    client = Client()
+    client.force_login(alice)
+    page = new_page()
+    page.context.add_cookies(
+        [
+            {
+                "name": "sessionid",
+                "value": client.cookies["sessionid"].value,
+                "domain": "127.0.0.1",
+                "path": "/",
+            }
+        ]  # fmt: skip
+    )
+    page.goto(f"{live_server_url}/matches/{match.pk}/replay")
+    page.wait_for_selector("#replay[data-step='0']")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay[data-step='1']")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay[data-step='2']")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#replay[data-step='1']")
+    page.keyboard.press("End")
+    page.wait_for_selector(f"#replay[data-step='{match.moves.count()}']")
+    assert page.url.endswith(f"step={match.moves.count()}")  # the address follows the step

@@ -352,3 +352,50 @@ def test_the_profile_draws_the_rating_history_as_svg(clients, alice, bob):
     assert ys[0] > ys[1] > ys[2] < ys[3]  # up, up, down (SVG y grows downwards)
     assert "<script" not in page.split("<main")[1].split("</main>")[0]
     assert "No rated match yet" in clients["carol"].get("/users/carol/").content.decode()
+
+
+def test_the_replay_shows_every_card_face_up_step_by_step(clients, active):
+    from games.engine import deal
+
+    match = play_out_match(active)
+    first = deal(int(match.seed), 0, match.deck)
+    page = clients["carol"].get(f"/matches/{match.pk}/replay").content.decode()
+    assert 'data-step="0"' in page and "The first deal." in page
+    dealt = {CODES[c] for c in (*first.hands[0], *first.hands[1], first.upcard)}
+    shown = codes_in(page.split('<section class="panel summary">')[0])
+    assert dealt <= shown  # both hands and the upcard, face up
+    steps = match.moves.count()
+    last = clients["carol"].get(f"/matches/{match.pk}/replay?step={steps}").content.decode()
+    assert f'data-step="{steps}"' in last
+    scores = match.snapshot["scores"]
+    names = (match.player0.username, match.player1.username)
+    assert f"Score: {names[0]} {scores[0]}, {names[1]} {scores[1]}" in last
+    summary = re.findall(r"<tr><td>\d+</td>", last)
+    assert len(summary) == len(match.snapshot["results"])
+    partial = clients["carol"].get(f"/matches/{match.pk}/replay?step=3", **HTMX).content.decode()
+    assert partial.lstrip().startswith('<div id="replay"') and 'data-step="3"' in partial
+    assert (
+        'data-step="0"'
+        in clients["carol"].get(f"/matches/{match.pk}/replay?step=-5").content.decode()
+    )
+
+
+def test_the_replay_stays_closed_while_the_match_runs(clients, active):
+    response = clients["alice"].get(f"/matches/{active.pk}/replay")
+    assert response.status_code == 403
+    body = response.content.decode()
+    assert "The replay opens when the match is over" in body
+    assert not (hand_codes(active, 0) | hand_codes(active, 1)) & codes_in(body)
+
+
+def play_out_match(match: Match) -> Match:
+    import random
+
+    rng = random.Random(4)
+    while match.status == MatchStatus.ACTIVE:
+        state = match.state
+        match = services.move_apply(
+            user=match.players[state.turn], match_id=match.pk,
+            action=str(rng.choice(legal_actions(state))), version=match.version,
+        )  # fmt: skip
+    return match
