@@ -5,12 +5,16 @@ Moves, seeds and ratings are never edited by hand: every change goes through gam
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.db.models import Q
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from .models import Match, Move, PlayerRating, RatingChange
+from . import services
+from .models import Match, ModerationAction, Move, PlayerRating, RatingChange, Report
 
 
 class MoveInline(admin.TabularInline):
@@ -92,6 +96,189 @@ class PlayerRatingAdmin(admin.ModelAdmin):
     search_fields = ("user__username",)
     readonly_fields = ("user", "value", "rated_matches")
     ordering = ("-value",)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+def _moderate(modeladmin, request, queryset, *, action, title, description, apply, winners=None):
+    """An admin action that asks for a reason first, then calls ``apply(obj, reason, post)``
+    on each selected object through the services, and reports what happened."""
+    reason = request.POST.get("reason", "")
+    if request.POST.get("apply"):
+        done, refused = 0, []
+        for obj in queryset:
+            try:
+                apply(obj, reason, request.POST)
+                done += 1
+            except services.GameError as error:
+                refused.append(f"{obj}: {error.message}")
+        if done:
+            modeladmin.message_user(request, f"{title}: {done} done.", messages.SUCCESS)
+        for line in refused:
+            modeladmin.message_user(request, line, messages.ERROR)
+        return None
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": title, "description": description, "objects": list(queryset),
+        "action": action, "winners": winners, "reason": reason,
+    }  # fmt: skip
+    return TemplateResponse(request, "admin/games/moderate.html", context)
+
+
+@admin.action(description="Void the selected matches (ratings reversed)", permissions=["moderate"])
+def void_matches(modeladmin, request, queryset):
+    return _moderate(
+        modeladmin, request, queryset, action="void_matches", title="Void matches",
+        description="The matches will no longer count; their rating changes are reversed.",
+        apply=lambda m, reason, post: services.match_void(
+            moderator=request.user, match_id=m.pk, reason=reason),
+    )  # fmt: skip
+
+
+@admin.action(description="Adjudicate the selected match", permissions=["moderate"])
+def adjudicate_match(modeladmin, request, queryset):
+    if queryset.count() != 1:
+        modeladmin.message_user(request, "Adjudicate one match at a time.", messages.ERROR)
+        return None
+    match = queryset.get()
+
+    def apply(m, reason, post):
+        winner = next((p for p in m.players if p and str(p.pk) == post.get("winner")), None)
+        if winner is None:
+            raise services.GameError("Choose the winner among the match's players")
+        services.match_adjudicate(
+            moderator=request.user, match_id=m.pk, winner=winner, reason=reason
+        )
+
+    return _moderate(
+        modeladmin, request, queryset, action="adjudicate_match", title="Adjudicate match",
+        description="The match ends now and goes to the player you choose (rated as a finish).",
+        apply=apply, winners=[p for p in match.players if p],
+    )  # fmt: skip
+
+
+@admin.action(description="Abort the selected matches (no result)", permissions=["moderate"])
+def abort_matches(modeladmin, request, queryset):
+    return _moderate(
+        modeladmin, request, queryset, action="abort_matches", title="Abort matches",
+        description="The matches end with no result and no rating change.",
+        apply=lambda m, reason, post: services.match_abort_moderated(
+            moderator=request.user, match_id=m.pk, reason=reason),
+    )  # fmt: skip
+
+
+MatchAdmin.actions = [void_matches, adjudicate_match, abort_matches]
+
+
+def _has_moderate_permission(self, request) -> bool:
+    return request.user.has_perm("games.moderate_match")
+
+
+MatchAdmin.has_moderate_permission = _has_moderate_permission
+
+
+@admin.action(description="Suspend the selected players", permissions=["suspend"])
+def suspend_players(modeladmin, request, queryset):
+    return _moderate(
+        modeladmin, request, queryset, action="suspend_players", title="Suspend players",
+        description="They cannot log in or play; their matches in play go to their opponents.",
+        apply=lambda u, reason, post: services.player_suspend(
+            moderator=request.user, player=u, reason=reason),
+    )  # fmt: skip
+
+
+@admin.action(description="Reinstate the selected players", permissions=["suspend"])
+def reinstate_players(modeladmin, request, queryset):
+    return _moderate(
+        modeladmin, request, queryset, action="reinstate_players", title="Reinstate players",
+        description="They can log in and play again.",
+        apply=lambda u, reason, post: services.player_reinstate(
+            moderator=request.user, player=u, reason=reason),
+    )  # fmt: skip
+
+
+User = get_user_model()
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    list_display = ("username", "email", "is_active", "is_staff", "date_joined", "links")
+    list_filter = ("is_active", "is_staff", "groups")
+    actions = [suspend_players, reinstate_players]
+
+    @admin.display(description="History")
+    def links(self, user) -> str:
+        return format_html(
+            '<a href="{}?q={}">matches</a> · <a href="{}?q={}">rating changes</a> · '
+            '<a href="{}?reported__id__exact={}">reports</a>',
+            reverse("admin:games_match_changelist"), user.username,
+            reverse("admin:games_ratingchange_changelist"), user.username,
+            reverse("admin:games_report_changelist"), user.pk,
+        )  # fmt: skip
+
+    def has_suspend_permission(self, request) -> bool:
+        return request.user.has_perm("games.suspend_player")
+
+
+@admin.action(description="Mark the selected reports resolved", permissions=["moderate"])
+def resolve_reports(modeladmin, request, queryset):
+    return _moderate(
+        modeladmin, request, queryset, action="resolve_reports", title="Resolve reports",
+        description="The reports leave the queue as resolved.",
+        apply=lambda r, reason, post: services.report_close(
+            moderator=request.user, report=r, dismissed=False, reason=reason),
+    )  # fmt: skip
+
+
+@admin.action(description="Dismiss the selected reports", permissions=["moderate"])
+def dismiss_reports(modeladmin, request, queryset):
+    return _moderate(
+        modeladmin, request, queryset, action="dismiss_reports", title="Dismiss reports",
+        description="The reports leave the queue as dismissed.",
+        apply=lambda r, reason, post: services.report_close(
+            moderator=request.user, report=r, dismissed=True, reason=reason),
+    )  # fmt: skip
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ("id", "created_at", "reporter", "reported", "reason", "status", "match_link")
+    list_filter = ("status", "reason", "created_at")
+    search_fields = ("reporter__username", "reported__username")
+    readonly_fields = ("reporter", "reported", "match", "reason", "details", "status", "created_at")
+    actions = [resolve_reports, dismiss_reports]
+
+    @admin.display(description="Match")
+    def match_link(self, report) -> str:
+        return format_html(
+            '<a href="{}">match {}</a>',
+            reverse("admin:games_match_change", args=[report.match_id]), report.match_id,
+        )  # fmt: skip
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_moderate_permission(self, request) -> bool:
+        return request.user.has_perm("games.moderate_match")
+
+
+@admin.register(ModerationAction)
+class ModerationActionAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "moderator", "kind", "match", "player", "reason")
+    list_filter = ("kind", "created_at")
+    search_fields = ("moderator__username", "player__username", "reason")
+    readonly_fields = ("moderator", "kind", "match", "player", "report", "reason", "created_at")
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -12,7 +12,7 @@ from . import selectors
 from .engine import Action, replay, view_for
 from .engine.cards import CODES, NO_TRUMP, SUIT_CODES, sort_key
 from .engine.verify import commitment
-from .models import Match, MatchStatus
+from .models import Match, MatchStatus, Report
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -126,6 +126,10 @@ def board_context(match: Match, user, error: str = "", base_url: str = "") -> di
     }
     if match.snapshot is None:
         return context  # open or aborted before the deal
+    if seat is not None:
+        context["report_reasons"] = Report.Reason.choices
+        context["opponent_name"] = names[seat ^ 1]
+        context["back"] = f"/matches/{match.pk}/"
     # Provably fair: the seed's hash from the first deal on; the seed itself once it is over.
     context["commitment"] = commitment(int(match.seed))
     context["revealed_seed"] = match.seed if match.is_over else ""
@@ -302,4 +306,5 @@ def replay_context(match: Match, step: int) -> dict:
         "last_move": f"{names[last[0]]} {action_words(last[1])}" if last else "The first deal.",
         "summary": summary,
         "commitment": commitment(int(match.seed)),
+        "report_reasons": Report.Reason.choices,
     }

@@ -3,6 +3,8 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from .models import Report
+
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
@@ -49,3 +51,10 @@ class MatchCreateForm(forms.Form):
 class MoveForm(forms.Form):
     action = forms.CharField(max_length=16)
     version = forms.IntegerField(min_value=0, max_value=2**31)
+
+
+class ReportForm(forms.Form):
+    reason = forms.ChoiceField(choices=Report.Reason.choices)
+    details = forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )

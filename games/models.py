@@ -26,6 +26,9 @@ class EndReason(models.TextChoices):
     PLAYED_OUT = "played_out", "Played to the target"
     RESIGNED = "resigned", "Resignation"
     ABORTED = "aborted", "Aborted before the first move"
+    ADJUDICATED = "adjudicated", "Adjudicated by a moderator"
+    ABORTED_BY_MODERATOR = "mod_aborted", "Aborted by a moderator"
+    VOIDED = "voided", "Voided by a moderator"
 
 
 class Match(models.Model):
@@ -59,6 +62,7 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         indexes = [models.Index(fields=["status", "-created_at"])]
+        permissions = [("moderate_match", "Can void, adjudicate and abort matches")]
 
     def __str__(self) -> str:
         return f"Match {self.pk}"
@@ -177,3 +181,72 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} on match {self.match_id}"
+
+
+class Report(models.Model):
+    """A player's report about an opponent in a match: the moderators' queue."""
+
+    class Reason(models.TextChoices):
+        STALLING = "stalling", "Stalling or abandoning the match"
+        ABUSE = "abuse", "Abusive behaviour"
+        CHEATING = "cheating", "Cheating or collusion"
+        OTHER = "other", "Something else"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        RESOLVED = "resolved", "Resolved"
+        DISMISSED = "dismissed", "Dismissed"
+
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, related_name="reports_against"
+    )
+    match = models.ForeignKey(Match, models.PROTECT, related_name="reports")
+    reason = models.CharField(max_length=16, choices=Reason)
+    details = models.TextField(blank=True, max_length=2000)
+    status = models.CharField(max_length=16, choices=Status, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        permissions = [("suspend_player", "Can suspend and reinstate players")]
+
+    def __str__(self) -> str:
+        return f"Report {self.pk}: {self.reporter} about {self.reported}"
+
+
+class ModerationAction(models.Model):
+    """The audit log: every moderator action, append-only."""
+
+    class Kind(models.TextChoices):
+        VOID = "void", "Void match"
+        ADJUDICATE = "adjudicate", "Adjudicate match"
+        ABORT = "abort", "Abort match"
+        SUSPEND = "suspend", "Suspend player"
+        REINSTATE = "reinstate", "Reinstate player"
+        RESOLVE_REPORT = "resolve", "Resolve report"
+        DISMISS_REPORT = "dismiss", "Dismiss report"
+
+    moderator = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=16, choices=Kind)
+    match = models.ForeignKey(Match, models.PROTECT, null=True, blank=True, related_name="+")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    report = models.ForeignKey(Report, models.PROTECT, null=True, blank=True, related_name="+")
+    reason = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} by {self.moderator}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValueError("The audit log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("The audit log is append-only")

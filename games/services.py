@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from . import rating
@@ -28,9 +29,11 @@ from .models import (
     EndReason,
     Match,
     MatchStatus,
+    ModerationAction,
     Move,
     PlayerRating,
     RatingChange,
+    Report,
 )
 
 
@@ -276,3 +279,124 @@ def rating_changes_reverse(*, match: Match) -> int:
             row.save(update_fields=["value", "rated_matches"])
         RatingChange.objects.filter(pk__in=[c.pk for c in changes]).delete()
     return len(changes)
+
+
+# Moderation: every action is audited, with the moderator's reason ---------------------------
+
+
+def _audit(moderator, kind: str, reason: str, **about) -> ModerationAction:
+    return ModerationAction.objects.create(moderator=moderator, kind=kind, reason=reason, **about)
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise GameError("Give a reason: it is kept in the audit log")
+    return reason
+
+
+def match_void(*, moderator, match_id: int, reason: str) -> Match:
+    """The match no longer counts: its rating changes are reversed exactly."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status == MatchStatus.VOIDED:
+            raise Conflict("This match is already void")
+        rating_changes_reverse(match=match)
+        match.status = MatchStatus.VOIDED
+        match.end_reason = EndReason.VOIDED
+        match.finished_at = match.finished_at or timezone.now()
+        _save(match, lobby=True)
+        _audit(moderator, ModerationAction.Kind.VOID, reason, match=match)
+    return match
+
+
+def match_adjudicate(*, moderator, match_id: int, winner, reason: str) -> Match:
+    """End an active match and award it to ``winner``; rated as a normal finish."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            raise Conflict("Only a match in play can be adjudicated")
+        if match.seat_of(winner) is None:
+            raise GameError("The winner must be one of the match's players")
+        _finish(match, winner=winner, reason=EndReason.ADJUDICATED)
+        _save(match, lobby=True)
+        _audit(moderator, ModerationAction.Kind.ADJUDICATE, reason, match=match, player=winner)
+    return match
+
+
+def match_abort_moderated(*, moderator, match_id: int, reason: str) -> Match:
+    """End an open or active match with no result and no rating change."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.is_over:
+            raise Conflict("This match is already over")
+        match.status = MatchStatus.ABORTED
+        match.end_reason = EndReason.ABORTED_BY_MODERATOR
+        match.finished_at = timezone.now()
+        _save(match, lobby=True)
+        _audit(moderator, ModerationAction.Kind.ABORT, reason, match=match)
+    return match
+
+
+def player_suspend(*, moderator, player, reason: str) -> None:
+    """The player can no longer log in or play; their matches in play go to their opponents
+    (open ones are called off)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        player.is_active = False  # Django refuses inactive users' logins and sessions
+        player.save(update_fields=["is_active"])
+        _audit(moderator, ModerationAction.Kind.SUSPEND, reason, player=player)
+        mine = Match.objects.filter(Q(player0=player) | Q(player1=player))
+        for match_id in mine.filter(status=MatchStatus.ACTIVE).values_list("pk", flat=True):
+            match = _locked(match_id)
+            match_adjudicate(
+                moderator=moderator, match_id=match_id, winner=match.opponent_of(player),
+                reason=f"Opponent suspended: {reason}",
+            )  # fmt: skip
+        for match_id in mine.filter(status=MatchStatus.OPEN).values_list("pk", flat=True):
+            match_abort_moderated(
+                moderator=moderator, match_id=match_id, reason=f"Creator suspended: {reason}"
+            )
+
+
+def player_reinstate(*, moderator, player, reason: str) -> None:
+    reason = _reason(reason)
+    with transaction.atomic():
+        player.is_active = True
+        player.save(update_fields=["is_active"])
+        _audit(moderator, ModerationAction.Kind.REINSTATE, reason, player=player)
+
+
+def report_create(*, reporter, match_id: int, reason: str, details: str = "") -> Report:
+    """A player reports their opponent in a match."""
+    if reason not in Report.Reason.values:
+        raise GameError("Choose a reason from the list")
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = match.seat_of(reporter)
+        if seat is None or match.players[seat ^ 1] is None:
+            raise NotAllowed("You can only report your opponent in a match you play")
+        return Report.objects.create(
+            reporter=reporter, reported=match.players[seat ^ 1], match=match,
+            reason=reason, details=(details or "")[:2000],
+        )  # fmt: skip
+
+
+def report_close(*, moderator, report: Report, dismissed: bool, reason: str) -> Report:
+    reason = _reason(reason)
+    with transaction.atomic():
+        report = Report.objects.select_for_update().get(pk=report.pk)
+        if report.status != Report.Status.OPEN:
+            raise Conflict("This report was already handled")
+        report.status = Report.Status.DISMISSED if dismissed else Report.Status.RESOLVED
+        report.save(update_fields=["status"])
+        kind = (
+            ModerationAction.Kind.DISMISS_REPORT
+            if dismissed
+            else ModerationAction.Kind.RESOLVE_REPORT
+        )
+        _audit(moderator, kind, reason, report=report, match=report.match, player=report.reported)
+    return report

@@ -8,13 +8,14 @@ from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import selectors, services
 from .board import board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
-from .forms import MatchCreateForm, MoveForm, SignupForm
+from .forms import MatchCreateForm, MoveForm, ReportForm, SignupForm
 from .models import Match, MatchStatus
 
 
@@ -237,3 +238,22 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "replay.html#replay", context)
     return render(request, "replay.html", context)
+
+
+@login_required
+@require_POST
+def match_report(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A player reports the opponent; a moderator sees it in the admin's queue."""
+    form = ReportForm(request.POST)
+    back = request.POST.get("back") or f"/matches/{match_id}/"
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = f"/matches/{match_id}/"
+    if not form.is_valid():
+        messages.error(request, "Choose a reason from the list to send a report.")
+        return redirect(back)
+    try:
+        services.report_create(reporter=request.user, match_id=match_id, **form.cleaned_data)
+    except services.GameError as error:
+        return HttpResponse(error.message, status=error.status, content_type="text/plain")
+    messages.success(request, "Thank you: a moderator will look at your report.")
+    return redirect(back)

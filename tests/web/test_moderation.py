@@ -1,0 +1,209 @@
+"""The moderators' desk, used the way a moderator uses it: admin actions with a reason."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import Group
+from django.test import Client
+
+from euchre_site.asgi import application
+from games import services
+from games.models import Match, MatchStatus, ModerationAction, PlayerRating, RatingChange, Report
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def moderator(django_user_model):
+    user = django_user_model.objects.create_user("mod", password="Moderate-me-1", is_staff=True)
+    user.groups.add(Group.objects.get(name="Moderators"))
+    client = Client()
+    client.force_login(user)
+    user.client = client
+    return user
+
+
+def finished(winner, loser) -> Match:
+    match = services.match_join(user=winner, match_id=services.match_create(user=loser).pk)
+    return services.match_resign(user=loser, match_id=match.pk)
+
+
+def active(a, b) -> Match:
+    return services.match_join(user=b, match_id=services.match_create(user=a).pk)
+
+
+def run_action(moderator, model: str, action: str, ids, reason="Seen in the logs", **extra):
+    return moderator.client.post(
+        f"/admin/{model}/",
+        {"action": action, "_selected_action": [str(i) for i in ids], "apply": "1",
+         "reason": reason, **extra},
+        follow=True,
+    )  # fmt: skip
+
+
+def ratings():
+    return {r.user.username: r.value for r in PlayerRating.objects.select_related("user")}
+
+
+def test_the_action_first_asks_for_a_reason(moderator, alice, bob):
+    match = finished(alice, bob)
+    page = moderator.client.post(
+        "/admin/games/match/", {"action": "void_matches", "_selected_action": [match.pk]}
+    ).content.decode()
+    assert "Reason (kept in the audit log)" in page
+    response = run_action(moderator, "games/match", "void_matches", [match.pk], reason="  ")
+    assert "Give a reason" in response.content.decode()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED and not ModerationAction.objects.exists()
+
+
+def test_voiding_reverses_the_ratings_exactly_and_is_audited(moderator, alice, bob):
+    first = finished(alice, bob)
+    before = ratings()
+    second = finished(bob, alice)
+    run_action(moderator, "games/match", "void_matches", [second.pk])
+    second.refresh_from_db()
+    assert second.status == MatchStatus.VOIDED
+    assert ratings() == before
+    assert not RatingChange.objects.filter(match=second).exists()
+    assert RatingChange.objects.filter(match=first).count() == 2
+    entry = ModerationAction.objects.get()
+    assert (entry.kind, entry.match, entry.moderator, entry.reason) == (
+        "void", second, moderator, "Seen in the logs",
+    )  # fmt: skip
+    page = Client()
+    page.force_login(alice)
+    assert "voided this match" in page.get(f"/matches/{second.pk}/").content.decode()
+
+
+def test_adjudicating_awards_the_match_and_rates_it(moderator, alice, bob):
+    match = active(alice, bob)
+    response = run_action(
+        moderator, "games/match", "adjudicate_match", [match.pk], winner=str(bob.pk)
+    )
+    assert "Adjudicate match: 1 done." in response.content.decode()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED and match.winner == bob
+    assert match.end_reason == "adjudicated"
+    assert ratings() == {"alice": 1480, "bob": 1520}
+    assert ModerationAction.objects.get().player == bob
+
+
+def test_aborting_ends_a_match_with_no_result(moderator, alice, bob):
+    match = active(alice, bob)
+    run_action(moderator, "games/match", "abort_matches", [match.pk])
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ABORTED and match.winner is None
+    assert not RatingChange.objects.exists()
+
+
+def test_a_suspended_player_cannot_log_in_or_play_and_the_opponent_is_told(
+    moderator, alice, bob, carol
+):
+    in_play = active(alice, bob)
+    waiting = services.match_create(user=alice)
+    run_action(moderator, "auth/user", "suspend_players", [alice.pk])
+    alice.refresh_from_db()
+    assert not alice.is_active
+    assert not Client().login(username="alice", password="correct horse 1")
+    in_play.refresh_from_db()
+    assert in_play.winner == bob and in_play.end_reason == "adjudicated"
+    waiting.refresh_from_db()
+    assert waiting.status == MatchStatus.ABORTED
+    bobs = Client()
+    bobs.force_login(bob)
+    page = bobs.get(f"/matches/{in_play.pk}/").content.decode()
+    assert "A moderator adjudicated this match: you win it." in page
+    kinds = sorted(ModerationAction.objects.values_list("kind", flat=True))
+    assert kinds == ["abort", "adjudicate", "suspend"]
+    with pytest.raises(services.GameError):
+        services.move_apply(user=alice, match_id=in_play.pk, action="pass", version=in_play.version)
+    run_action(moderator, "auth/user", "reinstate_players", [alice.pk], reason="Appeal upheld")
+    alice.refresh_from_db()
+    assert alice.is_active
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_suspended_players_session_no_longer_opens_a_socket(alice, bob, django_user_model):
+    match = active(alice, bob)
+    client = Client()
+    client.force_login(alice)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    mod = django_user_model.objects.create_user("mod2", is_staff=True)
+    services.player_suspend(moderator=mod, player=alice, reason="abuse")
+
+    async def connect():
+        ws = WebsocketCommunicator(
+            application, f"/ws/matches/{match.pk}/",
+            headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)],
+        )  # fmt: skip
+        return await ws.connect()
+
+    assert async_to_sync(connect)() == (False, 4401)
+    assert client.get("/play/").status_code == 302  # the old session is logged out too
+
+
+def test_players_report_their_opponent_and_moderators_handle_the_queue(moderator, alice, bob):
+    match = active(alice, bob)
+    reporter = Client()
+    reporter.force_login(alice)
+    page = reporter.get(f"/matches/{match.pk}/").content.decode()
+    assert 'data-action="report"' in page and "Report bob" in page
+    response = reporter.post(
+        f"/matches/{match.pk}/report", {"reason": "abuse", "details": "Rude in chat"}, follow=True
+    )
+    assert "a moderator will look at your report" in response.content.decode()
+    report = Report.objects.get()
+    assert (report.reporter, report.reported, report.status) == (alice, bob, "open")
+    queue = moderator.client.get("/admin/games/report/?status__exact=open").content.decode()
+    assert f"/admin/games/report/{report.pk}/change/" in queue
+    run_action(moderator, "games/report", "resolve_reports", [report.pk], reason="Warned")
+    report.refresh_from_db()
+    assert report.status == "resolved"
+    assert ModerationAction.objects.get().kind == "resolve"
+    bad = reporter.post(f"/matches/{match.pk}/report", {"reason": "made-up"}, follow=True)
+    assert "Choose a reason" in bad.content.decode() and Report.objects.count() == 1
+
+
+def test_outsiders_cannot_report_or_moderate(alice, bob, carol):
+    match = active(alice, bob)
+    outsider = Client()
+    outsider.force_login(carol)
+    response = outsider.post(f"/matches/{match.pk}/report", {"reason": "abuse"})
+    assert response.status_code == 403 and not Report.objects.exists()
+    response = outsider.post(
+        "/admin/games/match/",
+        {"action": "void_matches", "_selected_action": [match.pk], "apply": "1", "reason": "x"},
+    )
+    assert response.status_code == 302 and "/admin/login/" in response.url
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE
+
+
+def test_the_audit_log_cannot_be_edited_or_deleted(moderator, alice, bob):
+    match = finished(alice, bob)
+    run_action(moderator, "games/match", "void_matches", [match.pk])
+    entry = ModerationAction.objects.get()
+    superuser = Client()
+    superuser.force_login(type(alice).objects.create_superuser("root", password="Root-pass-9"))
+    assert superuser.get(f"/admin/games/moderationaction/{entry.pk}/delete/").status_code == 403
+    superuser.post(f"/admin/games/moderationaction/{entry.pk}/change/", {"reason": "edited"})
+    entry.refresh_from_db()
+    assert entry.reason == "Seen in the logs"
+    with pytest.raises(ValueError, match="append-only"):
+        entry.save()
+
+
+def test_moderators_cannot_change_moves_seeds_or_ratings(moderator, alice, bob):
+    match = finished(alice, bob)
+    client = moderator.client
+    assert client.get("/admin/games/ratingchange/add/").status_code == 403
+    client.post(f"/admin/games/match/{match.pk}/change/", {"seed": "1"})
+    match.refresh_from_db()
+    assert match.seed != "1"
+    rating = PlayerRating.objects.first()
+    client.post(f"/admin/games/playerrating/{rating.pk}/change/", {"value": 3000})
+    rating.refresh_from_db()
+    assert rating.value != 3000
