@@ -207,3 +207,16 @@ def test_moderators_cannot_change_moves_seeds_or_ratings(moderator, alice, bob):
     client.post(f"/admin/games/playerrating/{rating.pk}/change/", {"value": 3000})
     rating.refresh_from_db()
     assert rating.value != 3000
+
+
+def test_a_player_can_report_from_the_replay_too(alice, bob):
+    match = finished(alice, bob)
+    client = Client()
+    client.force_login(bob)
+    page = client.get(f"/matches/{match.pk}/replay").content.decode()
+    assert "Report alice" in page
+    client.post(
+        f"/matches/{match.pk}/report", {"reason": "stalling", "back": f"/matches/{match.pk}/replay"}
+    )
+    report = Report.objects.get()
+    assert (report.reporter, report.reported, report.reason) == (bob, alice, "stalling")
