@@ -65,7 +65,8 @@ class Match(models.Model):
         permissions = [("moderate_match", "Can void, adjudicate and abort matches")]
 
     def __str__(self) -> str:
-        return f"Match {self.pk}"
+        names = " v ".join(p.username for p in self.players if p is not None)
+        return f"Match {self.pk}: {names}" if names else f"Match {self.pk}"
 
     @property
     def rules(self) -> Rules:
