@@ -350,10 +350,9 @@ def player_suspend(*, moderator, player, reason: str) -> None:
         player.save(update_fields=["is_active"])
         _audit(moderator, ModerationAction.Kind.SUSPEND, reason, player=player)
         mine = Match.objects.filter(Q(player0=player) | Q(player1=player))
-        for match_id in mine.filter(status=MatchStatus.ACTIVE).values_list("pk", flat=True):
-            match = _locked(match_id)
+        for match in mine.filter(status=MatchStatus.ACTIVE).select_related("player0", "player1"):
             match_adjudicate(
-                moderator=moderator, match_id=match_id, winner=match.opponent_of(player),
+                moderator=moderator, match_id=match.pk, winner=match.opponent_of(player),
                 reason=f"Opponent suspended: {reason}",
             )  # fmt: skip
         for match_id in mine.filter(status=MatchStatus.OPEN).values_list("pk", flat=True):
