@@ -84,6 +84,19 @@ def abort_matches(modeladmin, request, queryset):
     )  # fmt: skip
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """History that nobody edits by hand: it only changes through games.services."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
 class MoveInline(admin.TabularInline):
     model = Move
     fields = ("seq", "seat", "player", "action", "created_at")
@@ -145,37 +158,19 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
+class RatingChangeAdmin(ReadOnlyAdmin):
     list_display = ("player", "match", "before", "after", "delta", "created_at")
     search_fields = ("player__username",)
     list_select_related = ("player",)
     readonly_fields = ("player", "match", "before", "after", "delta", "created_at")
 
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
 
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(admin.ModelAdmin):
+class PlayerRatingAdmin(ReadOnlyAdmin):
     list_display = ("user", "value", "rated_matches")
     search_fields = ("user__username",)
     readonly_fields = ("user", "value", "rated_matches")
     ordering = ("-value",)
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.action(description="Suspend the selected players", permissions=["suspend"])
@@ -268,17 +263,8 @@ class ReportAdmin(admin.ModelAdmin):
 
 
 @admin.register(ModerationAction)
-class ModerationActionAdmin(admin.ModelAdmin):
+class ModerationActionAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "moderator", "kind", "match", "player", "reason")
     list_filter = ("kind", "created_at")
     search_fields = ("moderator__username", "player__username", "reason")
     readonly_fields = ("moderator", "kind", "match", "player", "report", "reason", "created_at")
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

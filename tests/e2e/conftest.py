@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from django.test import Client
 
 from tests.conftest import missing
 from tests.servers import Server, server_env
@@ -71,9 +72,14 @@ def new_page(browser, request):
     """Pages in fresh browser contexts (one per player); each is photographed at the end."""
     contexts = []
 
-    def make(width: int = 1000, height: int = 800):
+    def make(width: int = 1000, height: int = 800, logged_in=None):
         context = browser.new_context(viewport={"width": width, "height": height})
         contexts.append(context)
+        if logged_in is not None:  # a session cookie, as if the user had logged in
+            client = Client()
+            client.force_login(logged_in)
+            cookie = {"name": "sessionid", "value": client.cookies["sessionid"].value}
+            context.add_cookies([{**cookie, "domain": "127.0.0.1", "path": "/"}])
         return context.new_page()
 
     yield make

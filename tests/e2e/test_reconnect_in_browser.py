@@ -7,7 +7,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection
-from django.test import Client
 
 from games import services
 from games.engine import legal_actions
@@ -21,23 +20,10 @@ def test_a_dropped_connection_shows_offline_then_reconnects_and_resynchronises(
     alice, bob, new_page
 ):
     match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
-    client = Client()
-    client.force_login(alice)
     port = free_port()
     server = Server(server_env(), port=port).start()
     try:
-        context_page = new_page()
-        context_page.context.add_cookies(
-            [
-                {
-                    "name": "sessionid",
-                    "value": client.cookies["sessionid"].value,
-                    "domain": "127.0.0.1",
-                    "path": "/",
-                }
-            ]  # fmt: skip
-        )
-        page = context_page
+        page = new_page(logged_in=alice)
         page.goto(f"{server.url}/matches/{match.pk}/")
         page.wait_for_selector("#board[data-version='1']")
         page.evaluate("window.sameDocument = true")

@@ -14,6 +14,7 @@ from django.db import connection
 from games import services
 from games.engine import Action, legal_actions, replay, state_from_json
 from games.models import EndReason, Match, MatchStatus, Move
+from tests.matches import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -122,17 +123,6 @@ def test_a_non_participant_cannot_act(active, carol):
     assert unchanged(active, before)
 
 
-def play_to_the_end(match: Match, seed: int = 0) -> Match:
-    rng = random.Random(seed)
-    while match.status == MatchStatus.ACTIVE:
-        state = match.state
-        text = str(rng.choice(legal_actions(state)))
-        match = services.move_apply(
-            user=match.players[state.turn], match_id=match.pk, action=text, version=match.version
-        )
-    return match
-
-
 def test_a_whole_match_finishes_with_its_last_move(active, alice, bob):
     match = play_to_the_end(active)
     assert match.status == MatchStatus.FINISHED and match.end_reason == EndReason.PLAYED_OUT
@@ -201,25 +191,7 @@ def test_two_concurrent_submissions_on_one_version_apply_exactly_once(alice, bob
     match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
     user = player_to_act(match)
     text = str(legal_actions(match.state)[0])
-    barrier = threading.Barrier(2)
-    outcomes = []
-
-    def submit():
-        barrier.wait()
-        try:
-            services.move_apply(user=user, match_id=match.pk, action=text, version=1)
-            outcomes.append("applied")
-        except services.Conflict:
-            outcomes.append("refused")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=submit) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    assert sorted(outcomes) == ["applied", "refused"]
+    assert submit_twice_at_once(user, match.pk, text, 1) == ["applied", "refused"]
     match.refresh_from_db()
     assert match.version == 2 and match.moves.count() == 1
     assert state_from_json(match.snapshot).bids[0].seat == match.seat_of(user)
@@ -300,13 +272,26 @@ def test_two_concurrent_final_moves_rate_the_match_exactly_once(alice, bob):
             action=str(rng.choice(legal_actions(state))), version=match.version,
         )  # fmt: skip
     user, text, version = match.players[state.turn], str(final[0]), match.version
+    assert submit_twice_at_once(user, match.pk, text, version) == ["applied", "refused"]
+    assert RatingChange.objects.filter(match=match).count() == 2
+    assert sorted(PlayerRating.objects.values_list("value", flat=True)) == [1480, 1520]
+
+
+def state_after(state, action):
+    from games.engine import apply
+
+    return apply(state, action)
+
+
+def submit_twice_at_once(user, match_id: int, text: str, version: int) -> list[str]:
+    """Two threads submit the same move on the same version at the same moment."""
     barrier = threading.Barrier(2)
     outcomes = []
 
     def submit():
         barrier.wait()
         try:
-            services.move_apply(user=user, match_id=match.pk, action=text, version=version)
+            services.move_apply(user=user, match_id=match_id, action=text, version=version)
             outcomes.append("applied")
         except services.Conflict:
             outcomes.append("refused")
@@ -318,12 +303,4 @@ def test_two_concurrent_final_moves_rate_the_match_exactly_once(alice, bob):
         thread.start()
     for thread in threads:
         thread.join(timeout=30)
-    assert sorted(outcomes) == ["applied", "refused"]
-    assert RatingChange.objects.filter(match=match).count() == 2
-    assert sorted(PlayerRating.objects.values_list("value", flat=True)) == [1480, 1520]
-
-
-def state_after(state, action):
-    from games.engine import apply
-
-    return apply(state, action)
+    return sorted(outcomes)

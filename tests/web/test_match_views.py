@@ -12,6 +12,7 @@ from games.engine import legal_actions
 from games.engine.cards import CODES, cards_in
 from games.models import Match, MatchStatus
 from tests.engine.positions import codes_in
+from tests.matches import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -357,7 +358,7 @@ def test_the_profile_draws_the_rating_history_as_svg(clients, alice, bob):
 def test_the_replay_shows_every_card_face_up_step_by_step(clients, active):
     from games.engine import deal
 
-    match = play_out_match(active)
+    match = play_to_the_end(active, seed=4)
     first = deal(int(match.seed), 0, match.deck)
     page = clients["carol"].get(f"/matches/{match.pk}/replay").content.decode()
     assert 'data-step="0"' in page and "The first deal." in page
@@ -386,16 +387,3 @@ def test_the_replay_stays_closed_while_the_match_runs(clients, active):
     body = response.content.decode()
     assert "The replay opens when the match is over" in body
     assert not (hand_codes(active, 0) | hand_codes(active, 1)) & codes_in(body)
-
-
-def play_out_match(match: Match) -> Match:
-    import random
-
-    rng = random.Random(4)
-    while match.status == MatchStatus.ACTIVE:
-        state = match.state
-        match = services.move_apply(
-            user=match.players[state.turn], match_id=match.pk,
-            action=str(rng.choice(legal_actions(state))), version=match.version,
-        )  # fmt: skip
-    return match
