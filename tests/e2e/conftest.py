@@ -17,11 +17,6 @@ from django.test import Client
 from tests.conftest import missing
 from tests.servers import Server, server_env
 
-# Playwright's sync API keeps an event loop open in this thread, and Django then refuses the
-# ORM calls that pytest-django's own fixtures make here (database set-up and flush). Nothing
-# else runs in this process: the site itself is the server subprocess.
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -59,6 +54,10 @@ def browser():
         missing(f"Chromium at {CHROMIUM} (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API keeps an event loop open in this thread, and Django then refuses
+    # the ORM calls that pytest-django's own fixtures make here (test data, flush). Only the
+    # browser tests' process needs this; the site itself is the server subprocess.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -86,3 +87,34 @@ def test_healthz_reports_the_database(client):
 @pytest.mark.django_db
 def test_pages_refuse_unsupported_methods_with_a_4xx(client):
     assert client.post("/").status_code in (403, 405)
+
+
+@pytest.mark.django_db
+def test_pages_carry_security_headers_and_a_strict_content_security_policy(client):
+    response = client.get("/")
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["Referrer-Policy"] == "same-origin"
+    csp = response["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert "<script>" not in response.content.decode()  # no inline script to allow
+
+
+def test_the_production_settings_pass_check_deploy():
+    result = django_check_deploy(
+        {
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "HTTPS": "1",
+            "ALLOWED_HOSTS": "euchre.example",
+        }
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def django_check_deploy(env: dict[str, str]) -> subprocess.CompletedProcess:
+    unset = {"SECRET_KEY", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {k: v for k, v in os.environ.items() if k not in unset}
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
