@@ -9,7 +9,7 @@ from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import selectors, services
 from .board import board_context, replay_context
@@ -19,14 +19,14 @@ from .forms import MatchCreateForm, MoveForm, ReportForm, SignupForm
 from .models import Match, MatchStatus
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     return render(request, "home.html", {"rules": Rules()})
 
 
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     """For load balancers and operators: the process answers and its database does too."""
     try:
@@ -64,7 +64,7 @@ def _lobby_context(request: HttpRequest, form: MatchCreateForm | None = None) ->
 
 
 @login_required
-@require_GET
+@require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     context = _lobby_context(request)
     if request.htmx and request.GET.get("part") == "lists":
@@ -97,13 +97,13 @@ def _render_board(request, match: Match, error: str = "", status: int = 200) -> 
 
 
 @login_required
-@require_GET
+@require_safe
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     return _render_board(request, _match_or_404(match_id))
 
 
 @login_required
-@require_GET
+@require_safe
 def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board partial; 204 (nothing to swap) while the match is still at ``?version=``."""
     match = _match_or_404(match_id)
@@ -170,7 +170,7 @@ def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = selectors.user_by_name(username)
     if player is None:
@@ -185,14 +185,14 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
     context = {"rows": selectors.leaderboard(), "minimum": selectors.LEADERBOARD_MIN_MATCHES}
     return render(request, "leaderboard.html", context)
 
 
 @login_required
-@require_GET
+@require_safe
 def history(request: HttpRequest) -> HttpResponse:
     """My finished matches, filtered; htmx asks for further pages ("load more")."""
     try:
@@ -219,7 +219,7 @@ def history(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """Every action of a finished match, one step at a time, every card face up."""
     match = _match_or_404(match_id)
