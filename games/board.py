@@ -9,18 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import selectors
-from .engine import Action, replay, view_for
-from .engine.cards import CODES, NO_TRUMP, SUIT_CODES, sort_key
+from .engine import Action, cards, replay, view_for
+from .engine.cards import CODES, NO_TRUMP, RANK_CODES, RANK_WORDS, SUIT_CODES, SUIT_WORDS, sort_key
 from .engine.verify import commitment
 from .models import Match, MatchStatus, Report
 
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-RANK_LABELS = {"7": "7", "8": "8", "9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
-RANK_NAMES = {
-    "7": "seven", "8": "eight", "9": "nine", "T": "ten",
-    "J": "jack", "Q": "queen", "K": "king", "A": "ace",
-}  # fmt: skip
+# Words and symbols come from the engine's tables: one spelling of each card everywhere.
+SUIT_NAMES = dict(zip(SUIT_CODES, SUIT_WORDS, strict=True))
+SUIT_SYMBOLS = dict(zip(SUIT_CODES, cards.SUIT_SYMBOLS, strict=True))
+RANK_LABELS = {code: "10" if code == "T" else code for code in RANK_CODES}
+RANK_NAMES = dict(zip(RANK_CODES, RANK_WORDS, strict=True))
 
 
 @dataclass(frozen=True)

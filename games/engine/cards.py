@@ -7,24 +7,6 @@ Everything that depends on trump is a table built once at import.
 
 from __future__ import annotations
 
-from enum import IntEnum
-
-
-class Suit(IntEnum):
-    CLUBS = 0
-    DIAMONDS = 1
-    HEARTS = 2
-    SPADES = 3
-
-    @property
-    def code(self) -> str:
-        return SUIT_CODES[self]
-
-    @property
-    def word(self) -> str:
-        return SUIT_WORDS[self]
-
-
 SUIT_CODES = "CDHS"
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = "♣♦♥♠"

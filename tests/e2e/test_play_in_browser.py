@@ -7,6 +7,7 @@ import time
 import pytest
 
 from games.models import Match
+from tests.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,35 +75,8 @@ def test_two_players_play_a_whole_hand_by_clicking(live_server_url, new_page):
 
 
 def test_arrow_keys_step_through_a_replay(live_server_url, new_page, alice, bob):
-    import random
-
-    from django.test import Client
-
-    from games import services
-    from games.engine import legal_actions
-    from games.models import MatchStatus
-
-    match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
-    rng = random.Random(2)
-    while match.status == MatchStatus.ACTIVE:
-        state = match.state
-        match = services.move_apply(
-            user=match.players[state.turn], match_id=match.pk,
-            action=str(rng.choice(legal_actions(state))), version=match.version,
-        )  # fmt: skip
-    client = Client()
-    client.force_login(alice)
-    page = new_page()
-    page.context.add_cookies(
-        [
-            {
-                "name": "sessionid",
-                "value": client.cookies["sessionid"].value,
-                "domain": "127.0.0.1",
-                "path": "/",
-            }
-        ]  # fmt: skip
-    )
+    match = play_to_the_end(start(alice, bob), seed=2)
+    page = new_page(logged_in=alice)
     page.goto(f"{live_server_url}/matches/{match.pk}/replay")
     page.wait_for_selector("#replay[data-step='0']")
     page.keyboard.press("ArrowRight")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
 import random
 import threading
 
@@ -195,11 +194,6 @@ def test_two_concurrent_submissions_on_one_version_apply_exactly_once(alice, bob
     match.refresh_from_db()
     assert match.version == 2 and match.moves.count() == 1
     assert state_from_json(match.snapshot).bids[0].seat == match.seat_of(user)
-
-
-def test_postgres_is_used_when_configured():
-    if os.environ.get("DATABASE_URL"):
-        assert connection.vendor == "postgresql"
 
 
 # Ratings -----------------------------------------------------------------------------------

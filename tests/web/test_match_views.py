@@ -192,8 +192,16 @@ def test_a_move_without_javascript_redirects_back_to_the_match(clients, active):
 
 def test_order_it_up_and_the_other_bidding_words_are_the_games_own(clients, active):
     user = to_act(active)
+    state = active.state
     page = clients[user.username].get(f"/matches/{active.pk}/").content.decode()
-    assert "Order it up" in page or "Take it up" in page or "joker" in page.lower()
+    if state.phase.value == "name_joker":
+        expected = ["Joker is clubs", "Joker is hearts"]
+    elif state.turn == state.dealer:
+        expected = ['data-action="accept">Take it up', 'data-action="pass">Pass']
+    else:
+        expected = ['data-action="order_up">Order it up', 'data-action="pass">Pass']
+    for words in expected:
+        assert words in page
 
 
 BAD = [
