@@ -1,16 +1,19 @@
 """Whole matches played by random seats, printed as a JSON Lines transcript (one line a hand).
 
     python -m games.engine.selfplay --seed S --matches N [--deck 24|32|25] [--target T]
-        [--stick-the-dealer] [--dealer-must-take-up]
+        [--stick-the-dealer] [--dealer-must-take-up] [--policy random|easy|medium|hard]
 
-Every decision is drawn uniformly from the legal actions with a generator seeded by S, and each
-match's deal seed comes from S and the match number, so the same arguments print the same lines.
+By default every decision is drawn uniformly from the legal actions; ``--policy`` lets a
+computer player (``games.bots``) make both seats' decisions instead, each from its own seat's
+view. The generator is seeded by S and each match's deal seed comes from S and the match
+number, so the same arguments print the same lines.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import json
 import os
 import random
@@ -89,8 +92,23 @@ def transcript(
         }
 
 
+def available_policies() -> dict[str, Policy]:
+    """``random``, and the computer players when the ``games.bots`` package is there.
+
+    The engine must not depend on the bots (they are built on it), so the command line looks
+    them up by name when it runs instead of importing them.
+    """
+    policies: dict[str, Policy] = {"random": random_policy}
+    try:
+        bots = importlib.import_module("games.bots")
+    except ImportError:
+        return policies
+    policies.update(bots.selfplay_policies())
+    return policies
+
+
 def main(argv: list[str] | None = None, policies: dict[str, Policy] | None = None) -> int:
-    policies = policies or {"random": random_policy}
+    policies = policies or available_policies()
     parser = argparse.ArgumentParser(
         prog="python -m games.engine.selfplay", description=__doc__.splitlines()[0]
     )

@@ -1,0 +1,206 @@
+"""Hard: determinized search.
+
+Deal the opponent many hands consistent with everything this seat has seen (``seen``), solve
+each deal exactly to the end of the hand (``solver``), and take the action with the best average
+outcome in points. Bidding is searched the same way: each call is followed to the trump suit it
+leads to, with the opponent's later bids and discard modelled by the medium bot's rules of
+thumb applied to the sampled hand, and the hand that follows solved exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from games.engine.cards import CODES, EFFECTIVE_SUIT, POWER, cards_in
+from games.engine.view import View
+
+from . import medium
+from .seen import SUITS, Seen, card, seen_from, suit_index
+from .solver import Solver
+
+PLAY_SAMPLES = 60
+BID_SAMPLES = 40
+
+
+class Table:
+    """One decision's deals and solvers: the points ``seat`` scores in each sampled deal for a
+    given trump, maker and take-up, from the first lead to the end of the hand."""
+
+    def __init__(self, view: View, seen: Seen, opponent_hands: list[int]):
+        self.view = view
+        self.seen = seen
+        self.seat = seen.seat
+        self.dealer = view.dealer
+        self.upcard = seen.upcard
+        self.deals = opponent_hands
+        self.solvers: dict[tuple[int, int], Solver] = {}
+
+    def solver(self, trump: int, maker: int) -> Solver:
+        key = (trump, maker)
+        if key not in self.solvers:
+            self.solvers[key] = Solver(trump, maker)
+        return self.solvers[key]
+
+    def value(
+        self,
+        opponent: int,
+        trump: int,
+        maker: int,
+        take_up: bool = False,
+        mine: int | None = None,
+    ) -> int:
+        """Points for this seat (the opponent's points count against) in one deal."""
+        mine = self.seen.hand if mine is None else mine
+        hands = [0, 0]
+        hands[self.seat] = mine
+        hands[self.seat ^ 1] = opponent
+        if take_up:
+            taken = hands[self.dealer] | 1 << self.upcard
+            hands[self.dealer] = taken ^ 1 << medium.discard_choice(taken, trump)
+        points = self.solver(trump, maker).maker_points(tuple(hands), self.dealer ^ 1, None, 0)
+        return points if maker == self.seat else -points
+
+    def average(self, outcome: Callable[[int], int]) -> float:
+        return sum(outcome(opp) for opp in self.deals) / len(self.deals)
+
+
+def choose(view: View, rng: random.Random) -> str:
+    legal = view.legal_actions
+    if len(legal) == 1:
+        return legal[0]
+    seen = seen_from(view)
+    if view.phase == "play":
+        return _play(view, seen, rng)
+    table = Table(view, seen, seen.opponent_hands(rng, BID_SAMPLES))
+    scores = _bids(view, table)
+    best = max(scores.values())
+    for act in legal:  # the legal order puts "pass" first: on a tie, do not bid
+        if scores[act] == best:
+            return act
+    raise AssertionError("every legal action has a score")
+
+
+def _play(view: View, seen: Seen, rng: random.Random) -> str:
+    seat = seen.seat
+    trump = seen.trump
+    maker = view.maker
+    solver = Solver(trump, maker)
+    lead = card(view.trick[0][1]) if view.trick else None
+    made = view.tricks_won[maker]
+    cards = [card(a.split(":")[1]) for a in view.legal_actions]
+    totals = dict.fromkeys(cards, 0)
+    for opponent in seen.opponent_hands(rng, PLAY_SAMPLES):
+        for c in cards:
+            mine = seen.hand ^ 1 << c
+            hands = (mine, opponent) if seat == 0 else (opponent, mine)
+            if lead is None:
+                points = solver.maker_points(hands, seat ^ 1, c, made)
+            else:
+                power = POWER[trump][EFFECTIVE_SUIT[trump][lead]]
+                winner = seat if power[c] > power[lead] else seat ^ 1
+                points = solver.maker_points(hands, winner, None, made + (winner == maker))
+            totals[c] += points if seat == maker else -points
+    best = max(totals.values())
+    tied = [c for c in cards if totals[c] == best]
+    # Points are coarse, so several cards often tie: among them play as a good player would.
+    preferred = medium.play_choice(seen.hand, tied, trump, lead, maker == seat)
+    return f"play:{CODES[preferred]}"
+
+
+def _bids(view: View, table: Table) -> dict[str, float]:
+    """Average points of every legal bidding action (and of each discard)."""
+    seat = table.seat
+    opp = seat ^ 1
+    phase = view.phase
+    stick = view.rules["stick_the_dealer"]
+    up = suit_index(view.upcard_suit)
+    average = table.average
+    value = table.value
+    scores: dict[str, float] = {}
+    if phase == "discard":
+        trump = suit_index(view.trump)
+        for c in cards_in(table.seen.hand):
+            mine = table.seen.hand ^ 1 << c
+            scores[f"discard:{CODES[c]}"] = average(
+                lambda o, mine=mine: value(o, trump, view.maker, mine=mine)
+            )
+        return scores
+    if phase == "dealer_decides":
+        trump = suit_index(view.trump)
+        scores["take_up"] = average(lambda o: value(o, trump, opp, take_up=True))
+        scores["leave"] = average(lambda o: value(o, trump, opp))
+        return scores
+    if phase == "name_joker":
+        for s in range(4):
+
+            def named(o: int, s: int = s) -> int:
+                if medium.wants_to_order(o, s):
+                    return value(o, s, opp, take_up=True)
+                return value(o, s, seat, take_up=True)
+
+            scores[f"joker:{SUITS[s]}"] = average(named)
+        return scores
+    names = [s for s in range(4) if s != up]
+    if phase == "round_one" and seat != view.dealer:
+        scores["order_up"] = average(lambda o: value(o, up, seat, take_up=True))
+        # Passing: the dealer may take it up; if not, this seat names first in round two.
+        accepted = [o for o in table.deals if medium.wants_to_accept(o, table.upcard, up)]
+        rest = [o for o in table.deals if o not in accepted]
+        total = sum(value(o, up, opp, take_up=True) for o in accepted)
+        total += _best_of(_round_two_elder(table, names, stick, up), rest)
+        scores["pass"] = total / len(table.deals)
+        return scores
+    if phase == "round_one":
+        scores["accept"] = average(lambda o: value(o, up, seat, take_up=True))
+        # Passing: the opponent names first in round two, then this seat.
+        named = {o: medium.wants_to_name(o, up, must=False) for o in table.deals}
+        total = sum(value(o, s, opp) for o, s in named.items() if s is not None)
+        rest = [o for o, s in named.items() if s is None]
+        options = {f"name:{SUITS[s]}": _naming(table, s) for s in names}
+        if not stick:
+            options["pass"] = lambda o: 0  # passed out: no points
+        total += _best_of(options, rest)
+        scores["pass"] = total / len(table.deals)
+        return scores
+    # Round two.
+    for s in names:
+        scores[f"name:{SUITS[s]}"] = average(_naming(table, s))
+    if "pass" in view.legal_actions:
+        if seat != view.dealer:
+
+            def dealer_names(o: int) -> int:
+                s = medium.wants_to_name(o, up, must=stick)
+                return 0 if s is None else value(o, s, opp)
+
+            scores["pass"] = average(dealer_names)
+        else:
+            scores["pass"] = 0.0  # the hand is passed out
+    return scores
+
+
+def _naming(table: Table, suit: int) -> Callable[[int], int]:
+    return lambda o: table.value(o, suit, table.seat)
+
+
+def _round_two_elder(
+    table: Table, names: list[int], stick: bool, up: int
+) -> dict[str, Callable[[int], int]]:
+    """This seat's round-two options when it names first; passing leaves it to the dealer."""
+    opp = table.seat ^ 1
+
+    def dealer_names(o: int) -> int:
+        s = medium.wants_to_name(o, up, must=stick)
+        return 0 if s is None else table.value(o, s, opp)
+
+    options = {f"name:{SUITS[s]}": _naming(table, s) for s in names}
+    options["pass"] = dealer_names
+    return options
+
+
+def _best_of(options: dict[str, Callable[[int], int]], deals: list[int]) -> float:
+    """The total of the one option that does best over ``deals``: a later decision is made
+    without seeing the opponent's cards, so it cannot be chosen deal by deal."""
+    if not deals:
+        return 0.0
+    return max(sum(outcome(o) for o in deals) for outcome in options.values())

@@ -1,0 +1,82 @@
+"""The exact value of one hand's play when both hands are known (a determinized deal).
+
+The hard bot samples the opponent's hand many times and asks this module, for each sample,
+what each of its actions is worth. With both hands on the table the play is a two-player game
+of perfect information, solved exactly by alpha-beta: "can the maker still take ``k`` tricks?"
+is a yes/no question, so each search is a null window and cuts off at the first refutation.
+Points follow from two such questions (3 tricks made, 5 a march), which is why the solver never
+needs the exact trick count.
+"""
+
+from __future__ import annotations
+
+from games.engine.cards import EFFECTIVE_SUIT, POWER, SUIT_MASK, cards_in
+
+TRICKS_PER_HAND = 5
+
+
+def points_for_maker(tricks: int) -> int:
+    """RULES.md, "Scoring", from the maker's side: march +2, made +1, euchred -2."""
+    if tricks == TRICKS_PER_HAND:
+        return 2
+    return 1 if tricks >= 3 else -2
+
+
+class Solver:
+    """Solves positions for one trump suit and one maker; the table is shared across samples
+    (its keys are whole positions, so a position met again in another sample is not re-searched)."""
+
+    def __init__(self, trump: int, maker: int):
+        self.trump = trump
+        self.maker = maker
+        self.table: dict[tuple, bool] = {}
+        self.nodes = 0
+
+    def maker_points(self, hands: tuple[int, int], turn: int, lead: int | None, made: int) -> int:
+        """Points the maker scores from here under best play by both seats.
+
+        ``hands`` are the two seats' masks, ``turn`` the seat to play, ``lead`` the card already
+        led to the current trick (None at a trick's start), ``made`` the maker's tricks so far.
+        """
+        lead = -1 if lead is None else lead
+        h0, h1 = hands
+        if not self._can(h0, h1, turn, lead, 3 - made):
+            return -2
+        return 2 if self._can(h0, h1, turn, lead, TRICKS_PER_HAND - made) else 1
+
+    def _can(self, h0: int, h1: int, turn: int, lead: int, need: int) -> bool:
+        """True if the maker can still take ``need`` more tricks against any defence."""
+        if need <= 0:
+            return True
+        hand = h1 if turn else h0
+        if need > hand.bit_count():
+            return False
+        key = (h0, h1, turn, lead, need)
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        trump = self.trump
+        maker_moves = turn == self.maker
+        if lead < 0:
+            moves = hand
+        else:
+            led = EFFECTIVE_SUIT[trump][lead]
+            moves = hand & SUIT_MASK[trump][led] or hand
+            power = POWER[trump][led]
+            beat = power[lead]
+        result = not maker_moves
+        # High cards first: the likeliest refutation for either side is to win the trick.
+        for card in reversed(cards_in(moves)):
+            rest = hand ^ (1 << card)
+            n0, n1 = (h0, rest) if turn else (rest, h1)
+            if lead < 0:
+                ok = self._can(n0, n1, turn ^ 1, card, need)
+            else:
+                winner = turn if power[card] > beat else turn ^ 1
+                ok = self._can(n0, n1, winner, -1, need - (winner == self.maker))
+            if ok is maker_moves:
+                result = ok
+                break
+        self.table[key] = result
+        return result

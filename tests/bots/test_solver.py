@@ -1,0 +1,64 @@
+"""The hard bot's solver agrees with brute force on every small position tried."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.bots.solver import Solver, points_for_maker
+from games.engine.cards import DECK_MASKS, EFFECTIVE_SUIT, POWER, SUIT_MASK, cards_in
+
+
+def brute_force_tricks(hands, turn, lead, trump, maker):
+    """Most tricks the maker can take from here: plain minimax over every line of play."""
+    hand = hands[turn]
+    if not hand:
+        return 0
+    if lead is None:
+        moves = cards_in(hand)
+    else:
+        led = EFFECTIVE_SUIT[trump][lead]
+        moves = cards_in(hand & SUIT_MASK[trump][led] or hand)
+    results = []
+    for card in moves:
+        rest = list(hands)
+        rest[turn] ^= 1 << card
+        if lead is None:
+            results.append(brute_force_tricks(tuple(rest), turn ^ 1, card, trump, maker))
+        else:
+            power = POWER[trump][EFFECTIVE_SUIT[trump][lead]]
+            winner = turn if power[card] > power[lead] else turn ^ 1
+            later = brute_force_tricks(tuple(rest), winner, None, trump, maker)
+            results.append(later + (winner == maker))
+    return max(results) if turn == maker else min(results)
+
+
+@pytest.mark.parametrize("deck", [24, 25, 32])
+def test_the_solver_scores_small_positions_exactly_as_brute_force(deck):
+    rng = random.Random(deck)
+    compared = 0
+    for _ in range(300):
+        size = rng.randint(1, 4)
+        cards = rng.sample(cards_in(DECK_MASKS[deck]), 2 * size + 1)
+        trump, maker, turn = rng.randrange(4), rng.randrange(2), rng.randrange(2)
+        hands = [0, 0]
+        for card in cards[:size]:
+            hands[turn] |= 1 << card
+        for card in cards[size : 2 * size]:
+            hands[turn ^ 1] |= 1 << card
+        lead = None
+        if rng.random() < 0.5:
+            # The seat to move has led one more card already: the other seat follows.
+            lead = cards[-1]
+            turn ^= 1
+        made = rng.randint(0, 5 - size - (lead is not None))
+        expected = points_for_maker(made + brute_force_tricks(hands, turn, lead, trump, maker))
+        solver = Solver(trump, maker)
+        assert solver.maker_points(tuple(hands), turn, lead, made) == expected
+        compared += 1
+    assert compared == 300
+
+
+def test_scoring_from_the_makers_side():
+    assert [points_for_maker(t) for t in range(6)] == [-2, -2, -2, 1, 1, 2]
