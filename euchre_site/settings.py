@@ -124,6 +124,8 @@ else:
 
 # Seconds between a match socket's heartbeats (presence, and rejoining after a layer outage).
 REALTIME_HEARTBEAT_SECONDS = float(os.environ.get("REALTIME_HEARTBEAT_SECONDS", "10"))
+# How long the computer waits before showing its move (it thinks in well under this).
+COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY_SECONDS", "0.8"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

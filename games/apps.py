@@ -7,7 +7,9 @@ class GamesConfig(AppConfig):
     verbose_name = "Two-hand euchre"
 
     def ready(self) -> None:
-        from . import realtime, services
+        from . import computer, realtime, services
 
         if realtime.broadcast not in services.match_changed_listeners:
             services.match_changed_listeners.append(realtime.broadcast)
+        if computer.wake not in services.computer_turn_listeners:
+            services.computer_turn_listeners.append(computer.wake)

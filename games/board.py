@@ -108,6 +108,8 @@ def board_context(match: Match, user, error: str = "", base_url: str = "") -> di
     seat = match.seat_of(user)
     names = [p.username if p else "" for p in match.players]
     present = selectors.present_user_ids(match_id=match.pk)
+    if match.computer:
+        present = present | {match.player1_id}  # the computer never leaves the table
     context = {
         "match": match,
         "user": user,
@@ -124,7 +126,7 @@ def board_context(match: Match, user, error: str = "", base_url: str = "") -> di
     }
     if match.snapshot is None:
         return context  # open or aborted before the deal
-    if seat is not None:
+    if seat is not None and not match.computer:  # nobody to report at a computer's table
         context["report_reasons"] = Report.Reason.choices
         context["opponent_name"] = names[seat ^ 1]
         context["back"] = f"/matches/{match.pk}/"

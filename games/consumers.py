@@ -16,10 +16,10 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from . import selectors, services
+from . import computer, selectors, services
 from .board import board_context
 from .models import Match
-from .realtime import LOBBY_GROUP, match_group
+from .realtime import LOBBY_GROUP, match_group, remember_server_loop
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self._channel_receive = patient_receive
 
     async def connect(self) -> None:
+        remember_server_loop()
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.user = self.scope["user"]
         self.heartbeat_task = None
@@ -108,6 +109,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return NO_SUCH_MATCH
         if match.seat_of(self.user) is None and not match.spectators_allowed:
             return NOT_ALLOWED
+        computer.wake_if_waiting(match)  # e.g. the process that was to move for it restarted
         return None
 
     async def _join_group(self) -> bool:
@@ -179,6 +181,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     """``/ws/lobby/``: the lobby's lists, pushed when a match opens, starts or ends."""
 
     async def connect(self) -> None:
+        remember_server_loop()
         self.user = self.scope["user"]
         if not self.user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from .models import Report
+from .models import COMPUTER_USERNAME, Computer, Report
 
 
 class SignupForm(UserCreationForm):
@@ -14,8 +14,18 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if username.lower().startswith(COMPUTER_USERNAME.format("")):
+            raise forms.ValidationError(
+                "Names starting with “computer-” belong to the computer players: choose another."
+            )
+        return username
 
-class MatchCreateForm(forms.Form):
+
+class MatchOptionsForm(forms.Form):
+    """The rules of a match (RULES.md options), whoever the opponent is."""
+
     deck = forms.TypedChoiceField(
         choices=[
             (24, "24 cards (9 to ace)"),
@@ -37,6 +47,9 @@ class MatchCreateForm(forms.Form):
     dealer_must_take_up = forms.BooleanField(
         required=False, help_text="Ordered up, the dealer must take the upcard."
     )
+
+
+class MatchCreateForm(MatchOptionsForm):
     rated = forms.BooleanField(
         required=False, initial=True, help_text="Rated matches change both players' ratings."
     )
@@ -46,6 +59,16 @@ class MatchCreateForm(forms.Form):
         label="Let others watch",
         help_text="Spectators never see a hand.",
     )
+
+
+class ComputerMatchForm(MatchOptionsForm):
+    strength = forms.ChoiceField(
+        choices=Computer.choices,
+        initial=Computer.MEDIUM,
+        widget=forms.RadioSelect,
+        label="Computer",
+    )
+    field_order = ["strength"]
 
 
 class MoveForm(forms.Form):

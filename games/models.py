@@ -31,6 +31,17 @@ class EndReason(models.TextChoices):
     VOIDED = "voided", "Voided by a moderator"
 
 
+class Computer(models.TextChoices):
+    """The computer players' strengths (``games.bots``); persisted values."""
+
+    EASY = "easy", "Easy: plays any legal card"
+    MEDIUM = "medium", "Medium: plays by the rules of thumb"
+    HARD = "hard", "Hard: thinks every card through"
+
+
+COMPUTER_USERNAME = "computer-{}"
+
+
 class Match(models.Model):
     player0 = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.PROTECT, related_name="+", null=True, blank=True
@@ -45,6 +56,8 @@ class Match(models.Model):
     dealer_must_take_up = models.BooleanField(default=False)
     rated = models.BooleanField(default=True)
     spectators_allowed = models.BooleanField(default=True)
+    # The strength of the computer in seat 1; blank when two people play.
+    computer = models.CharField(max_length=8, choices=Computer, blank=True)
     # 128 bits, kept as text; secret until the match ends.
     seed = models.CharField(max_length=40)
     status = models.CharField(max_length=16, choices=MatchStatus, default=MatchStatus.OPEN)

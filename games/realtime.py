@@ -8,6 +8,7 @@ resynchronise when the layer is back (see ``consumers.MatchConsumer.heartbeat``)
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from asgiref.sync import async_to_sync
@@ -16,6 +17,35 @@ from channels.layers import get_channel_layer
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
+
+# The server's event loop, where the sockets' consumers run (remembered by the first socket).
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def remember_server_loop() -> None:
+    """Called on the server's loop: a broadcast from a thread of our own is sent from there."""
+    global _server_loop
+    _server_loop = asyncio.get_running_loop()
+
+
+def _run(coroutine_function, *args) -> None:
+    """Run a layer call from synchronous code.
+
+    Threads that asgiref started for the server (sync views, ``database_sync_to_async``) hand
+    the call to the server's loop by themselves. A thread of our own (the computer's timer)
+    would get a new loop from ``async_to_sync``, and the in-memory layer's queues, bound to the
+    server's loop, would not wake the waiting sockets: such a call is sent to that loop too.
+    """
+    loop = _server_loop
+    if loop is not None and loop.is_running():
+        try:
+            current = asyncio.get_running_loop()
+        except RuntimeError:
+            current = None
+        if current is None:
+            asyncio.run_coroutine_threadsafe(coroutine_function(*args), loop).result(timeout=10)
+            return
+    async_to_sync(coroutine_function)(*args)
 
 
 def match_group(match_id: int) -> str:
@@ -27,8 +57,8 @@ def broadcast(match_id: int, *, lobby: bool = False, presence: bool = False) -> 
     layer = get_channel_layer()
     event = {"type": "match.changed", "presence": presence}
     try:
-        async_to_sync(layer.group_send)(match_group(match_id), event)
+        _run(layer.group_send, match_group(match_id), event)
         if lobby:
-            async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
+            _run(layer.group_send, LOBBY_GROUP, {"type": "lobby.changed"})
     except Exception:  # the layer is down: the move is saved; sockets resync later
         log.warning("could not push match %s to its sockets", match_id, exc_info=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -25,6 +26,8 @@ from .engine import (
     state_to_json,
 )
 from .models import (
+    COMPUTER_USERNAME,
+    Computer,
     Connection,
     EndReason,
     Match,
@@ -67,6 +70,11 @@ class Conflict(GameError):
 match_changed_listeners: list[Callable[..., None]] = []
 
 
+# Called after a commit that left a match against the computer in play: listener(match_id)
+# (games.computer hooks in, to let the computer take its turn).
+computer_turn_listeners: list[Callable[[int], None]] = []
+
+
 def _changed(match_id: int, lobby: bool = False, presence: bool = False) -> None:
     # After the commit: nobody is ever shown a move that was rolled back.
     for listener in match_changed_listeners:
@@ -99,6 +107,9 @@ def _save(match: Match, lobby: bool = False) -> None:
     match.version += 1
     match.save()
     _changed(match.pk, lobby)
+    if match.computer and match.status == MatchStatus.ACTIVE:
+        for listener in computer_turn_listeners:
+            transaction.on_commit(lambda listener=listener: listener(match.pk))
 
 
 def match_create(
@@ -129,6 +140,57 @@ def match_create(
             spectators_allowed=spectators_allowed,
         )
         _changed(match.pk, lobby=True)  # version 0: nothing to submit against yet
+    return match
+
+
+def computer_user(strength: str):
+    """The account that sits in seat 1 for the computer of this strength (made on first use;
+    sign-up keeps the ``computer-`` names free, and nobody can log in to these accounts)."""
+    if strength not in Computer.values:
+        raise GameError("Choose easy, medium or hard")
+    user, created = get_user_model().objects.get_or_create(
+        username=COMPUTER_USERNAME.format(strength),
+        defaults={"first_name": f"Computer ({strength})"},
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def match_create_computer(
+    *,
+    user,
+    strength: str,
+    deck: int = 24,
+    target: int = 10,
+    stick_the_dealer: bool = False,
+    dealer_must_take_up: bool = False,
+) -> Match:
+    """A casual match against the computer, dealt at once: ``user`` in seat 0, the computer in
+    seat 1. It never changes a rating."""
+    try:
+        rules = Rules(deck, target, stick_the_dealer, dealer_must_take_up)
+    except ValueError as error:
+        raise GameError(str(error)) from None
+    with transaction.atomic():
+        seed = new_seed()
+        match = Match.objects.create(
+            player0=user,
+            player1=computer_user(strength),
+            created_by=user,
+            computer=strength,
+            deck=deck,
+            target=target,
+            stick_the_dealer=stick_the_dealer,
+            dealer_must_take_up=dealer_must_take_up,
+            rated=False,
+            seed=str(seed),
+            status=MatchStatus.ACTIVE,
+            started_at=timezone.now(),
+            snapshot=state_to_json(new_match(seed, rules)),
+        )
+        _save(match, lobby=True)
     return match
 
 
@@ -378,6 +440,8 @@ def report_create(*, reporter, match_id: int, reason: str, details: str = "") ->
         seat = match.seat_of(reporter)
         if seat is None or match.players[seat ^ 1] is None:
             raise NotAllowed("You can only report your opponent in a match you play")
+        if match.computer:
+            raise NotAllowed("The computer plays by the rules: there is nobody to report")
         return Report.objects.create(
             reporter=reporter, reported=match.players[seat ^ 1], match=match,
             reason=reason, details=(details or "")[:2000],

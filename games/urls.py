@@ -9,6 +9,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("play/", views.lobby, name="lobby"),
     path("play/create", views.match_create, name="match_create"),
+    path("play/computer", views.match_create_computer, name="match_create_computer"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
     path("matches/<int:match_id>/board", views.match_board, name="match_board"),
     path("matches/<int:match_id>/replay", views.match_replay, name="match_replay"),

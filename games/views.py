@@ -11,11 +11,11 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import selectors, services
+from . import computer, selectors, services
 from .board import board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
-from .forms import MatchCreateForm, MoveForm, ReportForm, SignupForm
+from .forms import ComputerMatchForm, MatchCreateForm, MoveForm, ReportForm, SignupForm
 from .models import Match, MatchStatus
 
 
@@ -57,9 +57,19 @@ def _base_url(request: HttpRequest) -> str:
     return request.build_absolute_uri("/").rstrip("/")
 
 
-def _lobby_context(request: HttpRequest, form: MatchCreateForm | None = None) -> dict:
+def _lobby_context(
+    request: HttpRequest,
+    form: MatchCreateForm | None = None,
+    computer_form: ComputerMatchForm | None = None,
+) -> dict:
     context = selectors.lobby_lists(user=request.user)
-    context.update({"form": form or MatchCreateForm(), "base_url": _base_url(request)})
+    context.update(
+        {
+            "form": form or MatchCreateForm(),
+            "computer_form": computer_form or ComputerMatchForm(prefix="computer"),
+            "base_url": _base_url(request),
+        }
+    )
     return context
 
 
@@ -82,6 +92,17 @@ def match_create(request: HttpRequest) -> HttpResponse:
     return redirect("match_detail", match_id=match.pk)
 
 
+@login_required
+@require_POST
+def match_create_computer(request: HttpRequest) -> HttpResponse:
+    form = ComputerMatchForm(request.POST, prefix="computer")
+    if not form.is_valid():
+        context = _lobby_context(request, computer_form=form)
+        return render(request, "lobby.html", context, status=400)
+    match = services.match_create_computer(user=request.user, **form.cleaned_data)
+    return redirect("match_detail", match_id=match.pk)
+
+
 def _match_or_404(match_id: int) -> Match:
     match = Match.objects.select_related("player0", "player1", "winner").filter(pk=match_id).first()
     if match is None:
@@ -99,7 +120,9 @@ def _render_board(request, match: Match, error: str = "", status: int = 200) -> 
 @login_required
 @require_safe
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    return _render_board(request, _match_or_404(match_id))
+    match = _match_or_404(match_id)
+    computer.wake_if_waiting(match)  # e.g. the process that was to move for it restarted
+    return _render_board(request, match)
 
 
 @login_required

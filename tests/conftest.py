@@ -37,6 +37,26 @@ def fresh_channel_layer():
 
 
 @pytest.fixture(autouse=True)
+def computer_settles(request):
+    """A computer's move still on its timer when a test ends would touch the database after
+    the test: stop waking the computer, then let the moves already on their way land, all
+    before the test database is torn down (hence the dependency on ``db``)."""
+    if request.node.get_closest_marker("django_db"):
+        request.getfixturevalue("db")
+    yield
+    import time
+
+    from games import computer, services
+
+    listeners = services.computer_turn_listeners[:]
+    services.computer_turn_listeners.clear()
+    deadline = time.monotonic() + 10
+    while computer.pending() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    services.computer_turn_listeners[:] = listeners
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # The real hasher takes about half a second a password by design; tests make dozens.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

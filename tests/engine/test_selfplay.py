@@ -116,6 +116,9 @@ def check_hand(line: dict) -> None:
         ["--deck", "25"],
         ["--target", "5", "--stick-the-dealer"],
         ["--dealer-must-take-up", "--deck", "25"],
+        ["--policy", "easy"],
+        ["--policy", "medium", "--deck", "32"],
+        ["--policy", "hard", "--deck", "25", "--stick-the-dealer"],
     ],
 )
 def test_transcript_follows_the_rules_hand_by_hand(options):
@@ -145,6 +148,15 @@ def test_transcript_follows_the_rules_hand_by_hand(options):
 def test_the_same_arguments_print_the_same_transcript():
     assert run("--seed", "5", "--matches", "2") == run("--seed", "5", "--matches", "2")
     assert run("--seed", "5", "--matches", "1") != run("--seed", "6", "--matches", "1")
+
+
+def test_bot_policies_play_differently_from_random_seats():
+    random_seats = run("--seed", "5", "--matches", "1")
+    hard = run("--seed", "5", "--matches", "1", "--policy", "hard")
+    assert hard == run("--seed", "5", "--matches", "1", "--policy", "hard")
+    # Same deals (the deal seeds depend on --seed only), different decisions.
+    assert hard[0]["hands"] == random_seats[0]["hands"]
+    assert [h["bidding"] for h in hard] != [h["bidding"] for h in random_seats]
 
 
 def test_every_bidding_path_appears_in_a_long_transcript():

@@ -197,3 +197,21 @@ async def test_nothing_is_pushed_for_a_rolled_back_move(alice, bob):
     assert await ws.receive_nothing(timeout=0.5)
     await ws.disconnect()
     await asyncio.sleep(0)
+
+
+async def test_a_move_made_by_a_thread_of_our_own_is_pushed_at_once(alice, bob):
+    # The computer moves from a timer thread. With the in-memory layer (make run) a push
+    # sent from a loop of that thread's own would sit unseen until the next heartbeat.
+    import threading
+
+    match = await start_match(alice, bob)
+    communicator = await socket(alice, f"/ws/matches/{match.pk}/")
+    assert (await communicator.connect())[0]
+    await board(communicator)
+    made = []
+    thread = threading.Thread(target=lambda: made.append(play_one.func(match.pk)))
+    thread.start()
+    pushed = await board(communicator, version=match.version + 1)
+    thread.join()
+    assert made and version_of(pushed) == match.version + 1
+    await communicator.disconnect()

@@ -1,0 +1,109 @@
+"""The computer players against each other: win rates, and how long the hard bot thinks.
+
+Every pair of strengths plays ``--matches`` whole matches to 10. Matches come in twins: the
+same deal seed twice with the seats swapped, so luck of the cards cancels out as far as it can.
+Each decision is made from the acting seat's view (``view_for``), as on the site.
+
+    python bench/bots.py [--matches 200] [--seed 1] [--pairs medium:easy,hard:medium,hard:easy]
+
+Prints, per pair, the first strength's wins with a 95% (Wilson) confidence interval, then the
+hard bot's time per decision: median, p95 and max, over every decision and over the real ones
+(two or more legal actions; a single legal action is answered at once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.bots import choose  # noqa: E402
+from games.engine import Action, Rules, apply, new_match, view_for  # noqa: E402
+
+GOALS = {("medium", "easy"): 0.90, ("hard", "medium"): 0.65}
+
+
+def deal_seed(seed: int, twin: int) -> int:
+    digest = hashlib.blake2b(f"bench-bots:{seed}:{twin}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def play(seats: tuple[str, str], seed: int, rng: random.Random, clock: list) -> int:
+    """One match; returns the winning seat. Appends (seconds, choices) of each hard decision."""
+    state = new_match(seed, Rules())
+    while not state.is_over:
+        seat = state.turn
+        view = view_for(state, seat)
+        start = time.perf_counter()
+        act = choose(seats[seat], view, rng)
+        if seats[seat] == "hard":
+            clock.append((time.perf_counter() - start, len(view.legal_actions)))
+        state = apply(state, Action.parse(seat, act))
+    return state.winner
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=200, help="per pair (rounded up to even)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pairs", default="medium:easy,hard:medium,hard:easy")
+    args = parser.parse_args()
+    pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
+    twins = (args.matches + 1) // 2
+    clock: list[tuple[float, int]] = []
+    print(f"{'pair':<16} {'matches':>7} {'wins':>6} {'win rate':>9} {'95% CI':>15}  goal")
+    for first, second in pairs:
+        rng = random.Random(args.seed)
+        wins = 0
+        started = time.perf_counter()
+        for twin in range(twins):
+            seed = deal_seed(args.seed, twin)
+            wins += play((first, second), seed, rng, clock) == 0
+            wins += play((second, first), seed, rng, clock) == 1
+        n = 2 * twins
+        low, high = wilson(wins, n)
+        goal = GOALS.get((first, second))
+        verdict = ""
+        if goal is not None:
+            verdict = f">= {goal:.0%} {'met' if low >= goal else 'NOT met (CI)'}"
+        print(
+            f"{first + ' v ' + second:<16} {n:>7} {wins:>6} {wins / n:>9.1%} "
+            f"{f'{low:.1%}-{high:.1%}':>15}  {verdict}"
+            f"   ({time.perf_counter() - started:.0f} s)"
+        )
+    if clock:
+        every = [t * 1000 for t, _ in clock]
+        real = [t * 1000 for t, choices in clock if choices > 1]
+        print()
+        print("hard bot, ms per decision     median      p95      max   decisions")
+        for name, times in (("every decision", every), ("two or more legal", real)):
+            print(
+                f"  {name:<26} {statistics.median(times):>7.1f} {percentile(times, 0.95):>8.1f}"
+                f" {max(times):>8.1f} {len(times):>11}"
+            )
+        print(f"goal: p95 under 150 ms: {'met' if percentile(every, 0.95) < 150 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""A player with nobody to play starts a match against the computer and plays a hand."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.models import Match, Move
+from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.test_play_in_browser import PREFERRED
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_whole_hand_against_the_hard_computer_without_a_reload(live_server_url, new_page, alice):
+    page = new_page(logged_in=alice)
+    page.goto(live_server_url + "/play/")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "lobby-with-the-computer.png"), full_page=True)
+    page.check("input[name=computer-strength][value=hard]")
+    page.click("[data-action=play-computer]")
+    page.wait_for_selector("#board .scoreboard")
+    assert "computer-hard" in page.locator("#board").inner_text()
+    page.evaluate("window.sameDocument = true")  # a reload would wipe it out
+
+    match = Match.objects.get()
+    deadline = time.monotonic() + 120
+    while not any(r["trump"] for r in Match.objects.get(pk=match.pk).snapshot["results"]):
+        assert time.monotonic() < deadline, "the hand did not finish in two minutes"
+        board = page.locator("#board")
+        version = int(board.get_attribute("data-version"))
+        if board.get_attribute("data-your-turn") is None:
+            # The computer's turn: its move is pushed to the page within a few seconds.
+            page.wait_for_selector(f"#board[data-version='{version + 1}']", timeout=5_000)
+            continue
+        for kind in PREFERRED:
+            buttons = page.locator(f"#board button[data-action={kind}]")
+            if buttons.count():
+                buttons.first.click()
+                page.wait_for_selector(f"#board[data-version='{version + 1}']", timeout=10_000)
+                break
+    assert page.evaluate("window.sameDocument")
+    match.refresh_from_db()
+    page.wait_for_selector(f"#board[data-version='{match.version}']", timeout=10_000)
+    scores = match.snapshot["scores"]
+    assert sum(scores) > 0
+    assert page.locator("[data-score='0']").inner_text() == str(scores[0])
+    assert page.locator("[data-score='1']").inner_text() == str(scores[1])
+    assert Move.objects.filter(match=match, seat=1).count() >= 5  # the computer played its cards
