@@ -46,6 +46,7 @@ format: $(VENV)/.dev
 
 bench: $(VENV)/.runtime
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/bots.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-db.sqlite3
