@@ -118,14 +118,15 @@ class MatchAdmin(admin.ModelAdmin):
         "id", "player0", "player1", "status", "rated", "deck", "target", "winner",
         "created_at", "finished_at",
     )  # fmt: skip
-    list_filter = ("status", "rated", "deck", "target", "created_at", "end_reason")
+    list_filter = ("status", "rated", "computer", "deck", "target", "created_at", "end_reason")
     search_fields = ("player0__username", "player1__username")
     date_hierarchy = "created_at"
     inlines = [MoveInline]
     actions = [void_matches, adjudicate_match, abort_matches]
     readonly_fields = (
         "player0", "player1", "created_by", "deck", "target", "stick_the_dealer",
-        "dealer_must_take_up", "rated", "spectators_allowed", "seed", "status", "end_reason",
+        "dealer_must_take_up", "rated", "spectators_allowed", "computer", "seed", "status",
+        "end_reason",
         "winner", "created_at", "started_at", "finished_at", "version", "replay_link",
     )  # fmt: skip
     exclude = ("snapshot",)
