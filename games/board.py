@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import selectors
+from django.utils import timezone
+
+from . import selectors, services
 from .engine import Action, cards, replay, view_for
 from .engine.cards import CODES, NO_TRUMP, RANK_CODES, RANK_WORDS, SUIT_CODES, SUIT_WORDS, sort_key
 from .engine.verify import commitment
@@ -191,6 +193,11 @@ def board_context(match: Match, user, error: str = "", base_url: str = "") -> di
             "prompt": _prompt(view, seat, names),
         }
     )
+    context["acting"] = view.turn if match.status == MatchStatus.ACTIVE else None
+    if match.is_over:
+        context["prompt"] = ""  # ended by a resignation, the clock or a moderator mid-hand
+    if match.status == MatchStatus.ACTIVE and view.turn is not None:
+        context.update(_clock_context(match, seat, view.turn, context["opponent_present"]))
     if match.status == MatchStatus.FINISHED:
         context["your_turn"] = False
         context["rating_changes"] = [
@@ -199,6 +206,26 @@ def board_context(match: Match, user, error: str = "", base_url: str = "") -> di
             for change in match.rating_changes.select_related("player").order_by("player_id")
         ]  # fmt: skip
     return context
+
+
+def _clock_context(match: Match, seat: int | None, turn: int, opponent_present: bool) -> dict:
+    """The move clock of the player to act, or how long until an abandoned match may be
+    claimed. Seconds as of this render: the page counts them down (static/js/clock.js)."""
+    now = timezone.now()
+    deadline = match.deadline
+    if deadline is not None:
+        left = max(0, int((deadline - now).total_seconds()))
+        return {"clock_seat": turn, "clock_seconds": left, "clock_text": minutes(left)}
+    opens = services.claim_opens_at(match)
+    if opens is None or seat is None or turn == seat or opponent_present:
+        return {}
+    wait = max(0, int((opens - now).total_seconds()))
+    return {"claim_seconds": wait, "claim_text": minutes(wait)}
+
+
+def minutes(seconds: int) -> str:
+    """``75`` -> ``"1:15"``: the way a clock shows time left."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def _prompt(view, seat, names) -> str:

@@ -109,6 +109,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return NO_SUCH_MATCH
         if match.seat_of(self.user) is None and not match.spectators_allowed:
             return NOT_ALLOWED
+        match = services.match_touch(match=match)  # a clock that ran out ends the match now
         computer.wake_if_waiting(match)  # e.g. the process that was to move for it restarted
         return None
 

@@ -50,6 +50,22 @@ class MatchOptionsForm(forms.Form):
 
 
 class MatchCreateForm(MatchOptionsForm):
+    move_seconds = forms.TypedChoiceField(
+        choices=[
+            (30, "30 seconds a move"),
+            (60, "1 minute a move"),
+            (120, "2 minutes a move"),
+            (300, "5 minutes a move"),
+            ("", "No clock"),
+        ],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial=60,
+        label="Move clock",
+        help_text="Run out of time and you lose the match. "
+        "Without a clock, a player who leaves can be claimed against after 5 minutes.",
+    )
     rated = forms.BooleanField(
         required=False, initial=True, help_text="Rated matches change both players' ratings."
     )

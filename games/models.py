@@ -6,6 +6,8 @@ exactly (``python manage.py verify_matches`` checks). Writes go through ``games.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 
@@ -29,6 +31,8 @@ class EndReason(models.TextChoices):
     ADJUDICATED = "adjudicated", "Adjudicated by a moderator"
     ABORTED_BY_MODERATOR = "mod_aborted", "Aborted by a moderator"
     VOIDED = "voided", "Voided by a moderator"
+    TIMEOUT = "timeout", "Ran out of time"
+    ABANDONED = "abandoned", "Abandoned: claimed by the opponent"
 
 
 class Computer(models.TextChoices):
@@ -56,6 +60,11 @@ class Match(models.Model):
     dealer_must_take_up = models.BooleanField(default=False)
     rated = models.BooleanField(default=True)
     spectators_allowed = models.BooleanField(default=True)
+    # The move clock: seconds for each action, or no clock (None). The player to act loses
+    # when it runs out; see services.match_expire.
+    move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    # When the seat to act got the turn: the clock and abandonment claims count from here.
+    turn_started_at = models.DateTimeField(null=True, blank=True)
     # The strength of the computer in seat 1; blank when two people play.
     computer = models.CharField(max_length=8, choices=Computer, blank=True)
     # 128 bits, kept as text; secret until the match ends.
@@ -114,6 +123,13 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED, MatchStatus.VOIDED)
+
+    @property
+    def deadline(self):
+        """When the player to act loses on time; None without a clock or out of play."""
+        if self.status != MatchStatus.ACTIVE or not self.move_seconds or not self.turn_started_at:
+            return None
+        return self.turn_started_at + timedelta(seconds=self.move_seconds)
 
 
 class Move(models.Model):

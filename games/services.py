@@ -8,6 +8,7 @@ is refused instead of applied twice.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -38,6 +39,14 @@ from .models import (
     RatingChange,
     Report,
 )
+from .selectors import PRESENCE_TIMEOUT
+
+# The move clock (seconds for each action; a match may also have none).
+DEFAULT_MOVE_SECONDS = 60
+MIN_MOVE_SECONDS = 10
+MAX_MOVE_SECONDS = 3600
+# Without a clock, the waiting player may claim a match the opponent left this long ago.
+ABANDON_AFTER = timedelta(minutes=5)
 
 
 class GameError(Exception):
@@ -121,12 +130,18 @@ def match_create(
     dealer_must_take_up: bool = False,
     rated: bool = True,
     spectators_allowed: bool = True,
+    move_seconds: int | None = DEFAULT_MOVE_SECONDS,
 ) -> Match:
     """An open match with ``user`` in seat 0, waiting for an opponent."""
     try:
         Rules(deck, target, stick_the_dealer, dealer_must_take_up)
     except ValueError as error:
         raise GameError(str(error)) from None
+    if move_seconds is not None and not MIN_MOVE_SECONDS <= move_seconds <= MAX_MOVE_SECONDS:
+        raise GameError(
+            f"The move clock must be from {MIN_MOVE_SECONDS} to {MAX_MOVE_SECONDS} seconds, "
+            "or no clock"
+        )
     with transaction.atomic():
         match = Match.objects.create(
             player0=user,
@@ -138,6 +153,7 @@ def match_create(
             rated=rated,
             seed=str(new_seed()),
             spectators_allowed=spectators_allowed,
+            move_seconds=move_seconds,
         )
         _changed(match.pk, lobby=True)  # version 0: nothing to submit against yet
     return match
@@ -175,6 +191,7 @@ def match_create_computer(
         raise GameError(str(error)) from None
     with transaction.atomic():
         seed = new_seed()
+        now = timezone.now()
         match = Match.objects.create(
             player0=user,
             player1=computer_user(strength),
@@ -187,7 +204,8 @@ def match_create_computer(
             rated=False,
             seed=str(seed),
             status=MatchStatus.ACTIVE,
-            started_at=timezone.now(),
+            started_at=now,
+            turn_started_at=now,
             snapshot=state_to_json(new_match(seed, rules)),
         )
         _save(match, lobby=True)
@@ -204,7 +222,7 @@ def match_join(*, user, match_id: int) -> Match:
             raise NotAllowed("You cannot play against yourself: share the invite link")
         match.player1 = user
         match.status = MatchStatus.ACTIVE
-        match.started_at = timezone.now()
+        match.started_at = match.turn_started_at = timezone.now()
         match.snapshot = state_to_json(new_match(int(match.seed), match.rules))
         _save(match, lobby=True)
     return match
@@ -240,23 +258,100 @@ def move_apply(*, user, match_id: int, action: str, version: int) -> Match:
     """Apply one action by ``user`` to the match, if it is theirs to make and still current."""
     with transaction.atomic():
         match, seat = _locked_seat(match_id, user)
+        # A move that comes in after the clock ran out ends the match instead (and that is
+        # committed: the refusal below is raised outside the transaction).
+        late = _expire_if_due(match)
+        if not late:
+            _apply(match, seat, user, action, version)
+    if late:
+        raise Conflict("Time ran out before that move: the match is over")
+    return match
+
+
+def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
+    if match.status != MatchStatus.ACTIVE:
+        raise Conflict("This match is over" if match.is_over else "This match has not started yet")
+    if version != match.version:
+        raise Conflict("The table has changed since you saw it: here is the current one")
+    try:
+        state = apply(state_from_json(match.snapshot), Action.parse(seat, action))
+    except IllegalAction as error:
+        raise GameError(str(error)) from None
+    # While a match is active its version is one more than its number of moves (joining
+    # made it 1), so the version is the next sequence number: no count query needed.
+    Move.objects.create(match=match, seq=match.version, seat=seat, player=user, action=action)
+    match.snapshot = state_to_json(state)
+    match.turn_started_at = timezone.now()
+    if state.is_over:
+        _finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
+    _save(match, lobby=state.is_over)
+
+
+# Clocks and abandonment ----------------------------------------------------------------
+
+
+def _expire_if_due(match: Match) -> bool:
+    """On the locked match: if the player to act ran out of time, they lose. True if so."""
+    deadline = match.deadline
+    if deadline is None or timezone.now() < deadline:
+        return False
+    late = state_from_json(match.snapshot).turn
+    _finish(match, winner=match.players[late ^ 1], reason=EndReason.TIMEOUT)
+    _save(match, lobby=True)
+    return True
+
+
+def match_expire(*, match_id: int) -> bool:
+    """End the match if its clock ran out; True if this call ended it. Pages, sockets and
+    ``manage.py expire_matches`` call it: no background worker is needed for clocks."""
+    with transaction.atomic():
+        return _expire_if_due(_locked(match_id))
+
+
+def match_touch(*, match: Match) -> Match:
+    """Whenever someone opens a match (page, board, socket): if its clock ran out, end it now.
+    Returns the match as it stands (a fresh copy when it changed)."""
+    deadline = match.deadline
+    if deadline is None or timezone.now() < deadline:
+        return match
+    match_expire(match_id=match.pk)
+    return Match.objects.select_related("player0", "player1", "winner").get(pk=match.pk)
+
+
+def claim_opens_at(match: Match):
+    """When a match without a clock may be claimed from a player who has not acted (None if
+    it has a clock or is not in play). The opponent must also have gone: see match_claim."""
+    if match.status != MatchStatus.ACTIVE or match.move_seconds or not match.turn_started_at:
+        return None
+    return match.turn_started_at + ABANDON_AFTER
+
+
+def match_claim(*, user, match_id: int) -> Match:
+    """The waiting player claims the win from an opponent who left: no clock, the opponent's
+    turn, no move from them for ABANDON_AFTER and no connection to the match now."""
+    with transaction.atomic():
+        match, seat = _locked_seat(match_id, user)
+        if _expire_if_due(match):
+            return match
         if match.status != MatchStatus.ACTIVE:
-            raise Conflict(
-                "This match is over" if match.is_over else "This match has not started yet"
-            )
-        if version != match.version:
-            raise Conflict("The table has changed since you saw it: here is the current one")
-        try:
-            state = apply(state_from_json(match.snapshot), Action.parse(seat, action))
-        except IllegalAction as error:
-            raise GameError(str(error)) from None
-        # While a match is active its version is one more than its number of moves (joining
-        # made it 1), so the version is the next sequence number: no count query needed.
-        Move.objects.create(match=match, seq=match.version, seat=seat, player=user, action=action)
-        match.snapshot = state_to_json(state)
-        if state.is_over:
-            _finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
-        _save(match, lobby=state.is_over)
+            raise Conflict("This match is not in play")
+        if match.computer:
+            raise Conflict("The computer never leaves the table: there is nothing to claim")
+        opens = claim_opens_at(match)
+        if opens is None:
+            raise Conflict("This match has a move clock: it ends by itself when time runs out")
+        if state_from_json(match.snapshot).turn != seat ^ 1:
+            raise Conflict("It is your turn: there is nothing to claim")
+        opponent = match.players[seat ^ 1]
+        since = timezone.now() - PRESENCE_TIMEOUT
+        if Connection.objects.filter(match=match, user=opponent, seen_at__gte=since).exists():
+            raise Conflict(f"{opponent.username} is still at the table: give them a moment")
+        wait = opens - timezone.now()
+        if wait > timedelta(0):
+            minutes, seconds = divmod(int(wait.total_seconds()) + 1, 60)
+            raise Conflict(f"You may claim the match in {minutes} min {seconds:02d} s")
+        _finish(match, winner=user, reason=EndReason.ABANDONED)
+        _save(match, lobby=True)
     return match
 
 

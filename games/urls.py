@@ -17,6 +17,7 @@ urlpatterns = [
     path("matches/<int:match_id>/join", views.match_join, name="match_join"),
     path("matches/<int:match_id>/abort", views.match_abort, name="match_abort"),
     path("matches/<int:match_id>/resign", views.match_resign, name="match_resign"),
+    path("matches/<int:match_id>/claim", views.match_claim, name="match_claim"),
     path("matches/<int:match_id>/report", views.match_report, name="match_report"),
     path("users/<str:username>/", views.profile, name="profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),

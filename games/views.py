@@ -120,7 +120,7 @@ def _render_board(request, match: Match, error: str = "", status: int = 200) -> 
 @login_required
 @require_safe
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = _match_or_404(match_id)
+    match = services.match_touch(match=_match_or_404(match_id))
     computer.wake_if_waiting(match)  # e.g. the process that was to move for it restarted
     return _render_board(request, match)
 
@@ -129,7 +129,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_safe
 def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board partial; 204 (nothing to swap) while the match is still at ``?version=``."""
-    match = _match_or_404(match_id)
+    match = services.match_touch(match=_match_or_404(match_id))
     if request.GET.get("version") == str(match.version):
         return HttpResponse(status=204)
     context = board_context(match, request.user, base_url=_base_url(request))
@@ -189,6 +189,14 @@ def match_abort(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
     return _act(
         request, match_id, lambda: services.match_resign(user=request.user, match_id=match_id)
+    )
+
+
+@login_required
+@require_POST
+def match_claim(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _act(
+        request, match_id, lambda: services.match_claim(user=request.user, match_id=match_id)
     )
 
 

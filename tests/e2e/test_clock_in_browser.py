@@ -1,0 +1,42 @@
+"""The move clock counts down in the page, and at zero the player to act loses the match."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import EndReason, Match
+from tests.e2e.conftest import SCREENSHOTS
+from tests.matches import start
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_clock_counts_down_and_running_out_loses_the_match(
+    live_server_url, new_page, alice, bob
+):
+    match = start(alice, bob, move_seconds=30)
+    # The player to act has 4 seconds left.
+    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(seconds=26))
+    late = match.players[match.state.turn]
+    waiting = match.players[match.state.turn ^ 1]
+    page = new_page(logged_in=waiting)
+    page.goto(f"{live_server_url}/matches/{match.pk}/")
+    clock = page.locator("[data-clock] [data-countdown-text]")
+    first = clock.inner_text()
+    assert first in ("0:04", "0:03")
+    page.wait_for_function(
+        "t => document.querySelector('[data-clock] [data-countdown-text]').textContent !== t",
+        arg=first,
+        timeout=3_000,
+    )  # it counts down without a reload
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "clock-running.png"))
+    # At zero the page asks for the board at once (its regular poll is every 10 s).
+    page.wait_for_selector("[data-result]", timeout=7_000)
+    assert f"{late.username} ran out of time" in page.locator("[data-result]").inner_text()
+    assert not page.locator("[data-prompt]").count()  # nobody is waited for any more
+    match.refresh_from_db()
+    assert match.end_reason == EndReason.TIMEOUT and match.winner == waiting

@@ -1,0 +1,179 @@
+"""Move clocks and abandoned matches: nobody can stall an opponent forever, even with no
+background worker running."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services
+from games.engine import legal_actions
+from games.models import Connection, EndReason, Match, MatchStatus, Move, RatingChange
+from tests.matches import start
+
+pytestmark = pytest.mark.django_db
+
+
+def age(match: Match, seconds: float) -> Match:
+    """Pretend the player to act got the turn ``seconds`` ago."""
+    Match.objects.filter(pk=match.pk).update(
+        turn_started_at=timezone.now() - timedelta(seconds=seconds)
+    )
+    return Match.objects.select_related("player0", "player1").get(pk=match.pk)
+
+
+def to_act(match: Match):
+    return match.players[match.state.turn]
+
+
+def test_a_new_match_has_a_one_minute_clock_unless_asked_otherwise(alice, bob):
+    assert start(alice, bob).move_seconds == 60
+    assert start(alice, bob, move_seconds=None).move_seconds is None
+    with pytest.raises(services.GameError, match="from 10 to 3600 seconds"):
+        services.match_create(user=alice, move_seconds=2)
+
+
+def test_running_out_of_time_loses_the_match_when_the_page_is_next_opened(client, alice, bob):
+    match = age(start(alice, bob), 61)
+    late, waiting = to_act(match), match.players[match.state.turn ^ 1]
+    client.force_login(waiting)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED and match.end_reason == EndReason.TIMEOUT
+    assert match.winner == waiting
+    assert f"{late.username} ran out of time" in page
+    assert RatingChange.objects.filter(match=match).count() == 2  # a rated match is rated
+
+
+def test_with_time_left_opening_the_page_changes_nothing(client, alice, bob):
+    match = age(start(alice, bob), 50)
+    client.force_login(alice)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE
+    assert 'data-countdown="9"' in page or 'data-countdown="10"' in page
+
+
+def test_a_move_after_the_clock_ran_out_is_refused_and_the_match_is_lost(client, alice, bob):
+    match = age(start(alice, bob), 75)
+    late = to_act(match)
+    client.force_login(late)
+    action = str(legal_actions(match.state)[0])
+    response = client.post(
+        reverse("match_act", args=[match.pk]),
+        {"action": action, "version": match.version},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 409
+    assert "Time ran out before that move" in response.content.decode()
+    match.refresh_from_db()
+    assert match.end_reason == EndReason.TIMEOUT and match.winner != late
+    assert not Move.objects.filter(match=match).exists()
+
+
+def test_the_clock_starts_again_for_every_move(alice, bob):
+    match = age(start(alice, bob), 55)
+    match = services.move_apply(
+        user=to_act(match), match_id=match.pk,
+        action=str(legal_actions(match.state)[0]), version=match.version,
+    )  # fmt: skip
+    assert timezone.now() - match.turn_started_at < timedelta(seconds=5)
+    assert match.deadline - timezone.now() > timedelta(seconds=55)
+
+
+def test_expire_matches_ends_every_overdue_match_and_only_those(alice, bob, carol):
+    overdue = age(start(alice, bob), 120)
+    fresh = start(alice, carol)
+    unclocked = age(start(bob, carol, move_seconds=None), 10_000)
+    out = StringIO()
+    call_command("expire_matches", stdout=out)
+    assert f"Ended 1 match on time (#{overdue.pk})" in out.getvalue()
+    statuses = dict(Match.objects.values_list("pk", "status"))
+    assert statuses[overdue.pk] == MatchStatus.FINISHED
+    assert statuses[fresh.pk] == statuses[unclocked.pk] == MatchStatus.ACTIVE
+    again = StringIO()
+    call_command("expire_matches", stdout=again)
+    assert "Ended 0 matches on time" in again.getvalue()
+
+
+def test_expire_matches_makes_a_computer_move_that_was_lost(alice):
+    match = services.match_create_computer(user=alice, strength="medium")
+    while match.state.turn == 0:
+        match = services.move_apply(
+            user=alice, match_id=match.pk,
+            action=str(legal_actions(match.state)[0]), version=match.version,
+        )  # fmt: skip
+    age(match, 60)
+    out = StringIO()
+    call_command("expire_matches", stdout=out)
+    assert "made 0 overdue" not in out.getvalue()
+    assert Move.objects.filter(match=match, seat=1).exists()
+
+
+# Abandonment, for matches without a clock.
+
+
+def abandoned(alice, bob, seconds: float = 301) -> tuple[Match, object, object]:
+    match = age(start(alice, bob, move_seconds=None), seconds)
+    gone = to_act(match)
+    return match, gone, match.players[match.state.turn ^ 1]
+
+
+def test_the_waiting_player_claims_a_match_the_opponent_left(client, alice, bob):
+    match, gone, waiting = abandoned(alice, bob)
+    client.force_login(waiting)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert f"{gone.username} has left the table" in page and 'data-action="claim"' in page
+    response = client.post(reverse("match_claim", args=[match.pk]), follow=True)
+    match.refresh_from_db()
+    assert match.end_reason == EndReason.ABANDONED and match.winner == waiting
+    assert f"{gone.username} left the table" in response.content.decode()
+    assert RatingChange.objects.filter(match=match).count() == 2
+    history = client.get(reverse("history")).content.decode()
+    assert "(abandoned)" in history
+
+
+@pytest.mark.parametrize(
+    ("seconds", "present", "words"),
+    [
+        (200, False, "You may claim the match in 1 min"),
+        (400, True, "is still at the table"),
+    ],
+)
+def test_a_claim_too_early_or_against_a_connected_player_is_refused(
+    client, alice, bob, seconds, present, words
+):
+    match, gone, waiting = abandoned(alice, bob, seconds)
+    if present:
+        Connection.objects.create(match=match, user=gone, channel_name="x", seen_at=timezone.now())
+    client.force_login(waiting)
+    response = client.post(reverse("match_claim", args=[match.pk]), headers={"HX-Request": "1"})
+    assert response.status_code == 409 and words in response.content.decode()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE
+
+
+def test_nobody_claims_on_their_own_turn_or_in_a_match_with_a_clock(client, alice, bob):
+    match, gone, waiting = abandoned(alice, bob)
+    client.force_login(gone)
+    response = client.post(reverse("match_claim", args=[match.pk]), headers={"HX-Request": "1"})
+    assert response.status_code == 409 and "It is your turn" in response.content.decode()
+    clocked = age(start(alice, bob), 30)
+    client.force_login(clocked.players[clocked.state.turn ^ 1])
+    response = client.post(reverse("match_claim", args=[clocked.pk]), headers={"HX-Request": "1"})
+    assert response.status_code == 409 and "move clock" in response.content.decode()
+    assert Match.objects.filter(status=MatchStatus.ACTIVE).count() == 2
+
+
+def test_the_claim_notice_counts_down_before_the_button_may_be_used(client, alice, bob):
+    match, gone, waiting = abandoned(alice, bob, 230)
+    client.force_login(waiting)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "You may claim the match in" in page
+    assert ">1:09<" in page or ">1:10<" in page
+    assert 'id="claim-button" data-action="claim" hidden' in page
