@@ -8,6 +8,7 @@ See README.md, "Configuration", for every variable.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -55,6 +56,7 @@ INSTALLED_APPS = [
     "template_partials",
     "channels",
     "csp",
+    "axes",
     "games",
 ]
 
@@ -69,7 +71,26 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
+
+# django-axes: log-in throttling by IP address and, separately, by username.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "games.views.locked_out"
+AXES_VERBOSE = False
+# Sign-ups per IP address and attempts at one username, per hour; moves per player per 10 s
+# (a person acts about once a second at the very most). Counted in the cache (Redis when
+# REDIS_URL is set, so every server process shares the counts).
+SIGNUP_LIMIT_PER_IP = int(os.environ.get("SIGNUP_LIMIT_PER_IP", "20"))
+SIGNUP_LIMIT_PER_USERNAME = int(os.environ.get("SIGNUP_LIMIT_PER_USERNAME", "5"))
+MOVE_LIMIT_PER_10_SECONDS = int(os.environ.get("MOVE_LIMIT_PER_10_SECONDS", "30"))
 
 ROOT_URLCONF = "euchre_site.urls"
 WSGI_APPLICATION = "euchre_site.wsgi.application"
@@ -110,7 +131,7 @@ else:
         }
     }
 
-# Channel layer: in memory (one process) unless REDIS_URL is set (redis://host:6379/0).
+# Channel layer and cache: in memory (one process) unless REDIS_URL is set (redis://host:6379/0).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -119,8 +140,18 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "euchre",
+            # Rate limits fail open when Redis is away; never let them hang a request.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Seconds between a match socket's heartbeats (presence, and rejoining after a layer outage).
 REALTIME_HEARTBEAT_SECONDS = float(os.environ.get("REALTIME_HEARTBEAT_SECONDS", "10"))

@@ -16,7 +16,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from . import computer, selectors, services
+from . import computer, selectors, services, throttle
 from .board import board_context
 from .models import Match
 from .realtime import LOBBY_GROUP, match_group, remember_server_loop
@@ -156,12 +156,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=_error_frame("That move could not be read"))
             return
         try:
-            await database_sync_to_async(services.move_apply)(
-                user=self.user, match_id=self.match_id, action=action, version=version
-            )
-        except services.GameError as error:
+            await database_sync_to_async(self._move)(action, version)
+        except (services.GameError, throttle.Throttled) as error:
             await self.send(text_data=_error_frame(error.message))
         # On success the broadcast after the commit brings the new board to every socket.
+
+    def _move(self, action: str, version: int) -> None:
+        throttle.move(self.user)
+        services.move_apply(user=self.user, match_id=self.match_id, action=action, version=version)
 
     async def match_changed(self, event: dict) -> None:
         if event.get("presence"):

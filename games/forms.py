@@ -15,8 +15,8 @@ class SignupForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_username(self) -> str:
-        username = super().clean_username()
-        if username.lower().startswith(COMPUTER_USERNAME.format("")):
+        username = super().clean_username()  # None when the name is taken (error added)
+        if username and username.lower().startswith(COMPUTER_USERNAME.format("")):
             raise forms.ValidationError(
                 "Names starting with “computer-” belong to the computer players: choose another."
             )

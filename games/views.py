@@ -1,17 +1,21 @@
 from __future__ import annotations
 
+from datetime import timedelta
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import connection
+from django.db.models import Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import computer, selectors, services
+from . import computer, selectors, services, throttle
 from .board import board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
@@ -38,12 +42,63 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok", "database": "ok"})
 
 
+def _client_address(request: HttpRequest) -> str:
+    # The peer's address. Behind a proxy, the ASGI server must put the client's there
+    # (uvicorn --proxy-headers --forwarded-allow-ips=<proxy>), as django-axes reads it too.
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+    """django-axes' answer to a log-in from a locked-out address or name: 429, and when."""
+    from axes.models import AccessAttempt
+
+    username = (credentials or {}).get("username") or request.POST.get("username", "")
+    attempts = AccessAttempt.objects.filter(
+        Q(ip_address=_client_address(request)) | Q(username=username)
+    )
+    last = attempts.aggregate(last=Max("attempt_time"))["last"] or timezone.now()
+    retry_at = last + settings.AXES_COOLOFF_TIME
+    seconds = max(1, int((retry_at - timezone.now()).total_seconds()))
+    context = {
+        "message": "Too many failed log-ins with this name or from your network: "
+        "log-ins are paused for a while to keep accounts safe from password guessing.",
+        "retry_at": timezone.localtime(retry_at),
+        "wait": throttle.wait_words(seconds),
+    }
+    response = render(request, "registration/locked_out.html", context, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+def _throttled_page(request, template: str, context: dict, error: throttle.Throttled, message):
+    retry_at = timezone.localtime(timezone.now() + timedelta(seconds=error.retry_after))
+    context = {
+        **context,
+        "message": message,
+        "retry_at": retry_at,
+        "wait": throttle.wait_words(error.retry_after),
+    }
+    response = render(request, template, context, status=429)
+    response["Retry-After"] = str(error.retry_after)
+    return response
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     form = SignupForm(request.POST or None)
     if request.method == "POST":
+        try:
+            throttle.hit("signup-ip", _client_address(request), settings.SIGNUP_LIMIT_PER_IP, 3600)
+            name = str(request.POST.get("username", ""))[:150].lower()
+            throttle.hit("signup-name", name, settings.SIGNUP_LIMIT_PER_USERNAME, 3600)
+        except throttle.Throttled as error:
+            return _throttled_page(
+                request, "registration/locked_out.html", {}, error,
+                "Too many sign-ups from your network or with this name: "
+                "sign-ups are paused for a while to keep robots out.",
+            )  # fmt: skip
         if form.is_valid():
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -150,6 +205,12 @@ def _act(request: HttpRequest, match_id: int, call) -> HttpResponse:
 @login_required
 @require_POST
 def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        throttle.move(request.user)
+    except throttle.Throttled as error:
+        response = _render_board(request, _match_or_404(match_id), error.message, 429)
+        response["Retry-After"] = str(error.retry_after)
+        return response
     form = MoveForm(request.POST)
     if not form.is_valid():
         match = _match_or_404(match_id)

@@ -57,6 +57,18 @@ def computer_settles(request):
 
 
 @pytest.fixture(autouse=True)
+def fresh_cache(settings, request):
+    # Rate-limit counts live in the cache: every test starts with none (tests of the shared
+    # Redis cache set CACHES themselves).
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": request.node.nodeid,
+        }
+    }
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # The real hasher takes about half a second a password by design; tests make dozens.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -45,6 +45,13 @@ async def board(communicator, version: int | None = None) -> str:
             return frame
 
 
+async def error_frame(communicator) -> str:
+    """The next error frame (boards pushed meanwhile, e.g. for presence, are skipped)."""
+    while "data-error" not in (frame := await communicator.receive_from(timeout=5)):
+        pass
+    return frame
+
+
 def version_of(frame: str) -> int:
     return int(re.search(r'data-version="(\d+)"', frame).group(1))
 
@@ -215,3 +222,38 @@ async def test_a_move_made_by_a_thread_of_our_own_is_pushed_at_once(alice, bob):
     thread.join()
     assert made and version_of(pushed) == match.version + 1
     await communicator.disconnect()
+
+
+async def test_moves_over_the_socket_are_throttled_with_an_error_frame(alice, bob, settings):
+    settings.MOVE_LIMIT_PER_10_SECONDS = 2
+    match = await start_match(alice, bob)
+    mover = alice if match.seat_of(alice) == match.state.turn else bob
+    ws = await socket(mover, f"/ws/matches/{match.pk}/")
+    await ws.connect()
+    await board(ws)
+    for _ in range(2):  # stale: refused, and counted
+        await ws.send_to(text_data=json.dumps({"action": "pass", "version": 0}))
+        assert "changed since you saw it" in await error_frame(ws)
+    text = str(legal_actions(match.state)[0])
+    await ws.send_to(text_data=json.dumps({"action": text, "version": 1}))
+    assert "moving faster than anyone needs to" in await error_frame(ws)
+    assert not await sync_to_async(Move.objects.filter(match=match).exists)()
+    await ws.disconnect()
+
+
+async def test_opening_the_socket_ends_a_match_whose_clock_ran_out(alice, bob):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    match = await start_match(alice, bob)
+    await sync_to_async(Match.objects.filter(pk=match.pk).update)(
+        turn_started_at=timezone.now() - timedelta(seconds=90)
+    )
+    ws = await socket(alice, f"/ws/matches/{match.pk}/")
+    await ws.connect()
+    frame = await board(ws)
+    while "ran out of time" not in frame:
+        frame = await board(ws)
+    assert "data-match-over" in frame
+    await ws.disconnect()

@@ -107,7 +107,8 @@ def test_a_suspended_player_cannot_log_in_or_play_and_the_opponent_is_told(
     run_action(moderator, "auth/user", "suspend_players", [alice.pk])
     alice.refresh_from_db()
     assert not alice.is_active
-    assert not Client().login(username="alice", password="correct horse 1")
+    page = Client().post("/accounts/login/", {"username": "alice", "password": "correct horse 1"})
+    assert page.status_code == 200 and "_auth_user_id" not in page.wsgi_request.session
     in_play.refresh_from_db()
     assert in_play.winner == bob and in_play.end_reason == "adjudicated"
     waiting.refresh_from_db()

@@ -1,0 +1,69 @@
+"""Rate limits counted in Django's cache: sign-ups per address and per name, moves per player.
+
+A fixed window per limit: the count of events in the current window of ``seconds``. The
+cache is Redis when REDIS_URL is set, so every server process shares the counts; in memory
+otherwise (one process, as ``make run`` serves). Log-in attempts are django-axes' job.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+
+log = logging.getLogger(__name__)
+
+
+class Throttled(Exception):
+    def __init__(self, retry_after: int, message: str = ""):
+        super().__init__(message or f"Too many requests: wait {wait_words(retry_after)}")
+        self.retry_after = retry_after
+        self.message = str(self)
+
+
+def hit(scope: str, key: str, limit: int, seconds: int) -> None:
+    """Count one event of ``scope`` for ``key``; raise Throttled once over ``limit`` in
+    the window, carrying the whole seconds until the window ends."""
+    now = time.time()
+    window = int(now // seconds)
+    name = f"throttle:{scope}:{key}:{window}"
+    try:
+        count = _count(name, seconds)
+    except Exception as error:  # the cache (Redis) is down: let the request through
+        log.warning("rate limit %s not counted: cache unavailable (%s)", scope, error)
+        return
+    if count > limit:
+        raise Throttled(max(1, math.ceil((window + 1) * seconds - now)))
+
+
+def _count(name: str, seconds: int) -> int:
+    if cache.add(name, 1, timeout=seconds + 1):
+        return 1
+    try:
+        return cache.incr(name)
+    except ValueError:  # expired between the two calls: this is the first of a window
+        cache.add(name, 1, timeout=seconds + 1)
+        return 1
+
+
+def wait_words(seconds: int) -> str:
+    """``75`` -> ``"2 minutes"``: how long to wait, as a person would say it."""
+    if seconds < 60:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def move(user) -> None:
+    """One more move by ``user`` (over http or the socket); Throttled past the limit."""
+    try:
+        hit("move", str(user.pk), settings.MOVE_LIMIT_PER_10_SECONDS, 10)
+    except Throttled as error:
+        wait = wait_words(error.retry_after)
+        raise Throttled(
+            error.retry_after,
+            f"You are moving faster than anyone needs to: wait {wait} and try again",
+        ) from None

@@ -1,0 +1,134 @@
+"""Rate limits: log-in (django-axes), sign-up and moves. Each says when to try again and
+changes nothing."""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+from datetime import timedelta
+
+import pytest
+from axes.models import AccessAttempt
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from games.engine import legal_actions
+from tests.conftest import missing
+from tests.matches import start
+
+pytestmark = pytest.mark.django_db
+LOGIN = "/accounts/login/"
+
+
+def log_in(username: str, password: str, address: str = "10.0.0.1"):
+    client = Client(REMOTE_ADDR=address)
+    response = client.post(LOGIN, {"username": username, "password": password})
+    return response, client
+
+
+def test_five_wrong_passwords_lock_the_name_and_the_page_says_until_when(alice):
+    for _ in range(4):
+        response, _ = log_in("alice", "wrong")
+        assert response.status_code == 200  # the form again, with its error
+    assert log_in("alice", "wrong")[0].status_code == 429  # the fifth locks
+    response, client = log_in("alice", "correct horse 1")  # even the right password now
+    page = response.content.decode()
+    assert response.status_code == 429 and "Too many failed log-ins" in page
+    assert re.search(r"Try again at <strong data-retry-at>\d\d:\d\d</strong>", page)
+    assert "in about 15 minutes" in page and response["Retry-After"].isdigit()
+    assert "_auth_user_id" not in client.session
+    # The name stays locked from another address too.
+    response, _ = log_in("alice", "correct horse 1", address="10.9.9.9")
+    assert response.status_code == 429
+
+
+def test_the_address_is_locked_for_every_name(alice, bob):
+    for number in range(5):
+        log_in(f"nobody{number}", "guess", address="10.0.0.7")
+    response, _ = log_in("bob", "correct horse 2", address="10.0.0.7")
+    assert response.status_code == 429
+    response, client = log_in("bob", "correct horse 2", address="10.0.0.8")
+    assert response.status_code == 302 and "_auth_user_id" in client.session
+
+
+def test_the_lock_lifts_after_the_cool_off_and_a_good_log_in_clears_the_count(alice):
+    for _ in range(5):
+        log_in("alice", "wrong")
+    AccessAttempt.objects.update(attempt_time=AccessAttempt.objects.get().attempt_time
+                                 - timedelta(minutes=16))  # fmt: skip
+    response, _ = log_in("alice", "correct horse 1")
+    assert response.status_code == 302
+    for _ in range(4):
+        assert log_in("alice", "wrong")[0].status_code == 200
+    assert log_in("alice", "correct horse 1")[0].status_code == 302  # the count starts again
+    for _ in range(4):
+        assert log_in("alice", "wrong")[0].status_code == 200
+
+
+def sign_up(username: str, address: str):
+    client = Client(REMOTE_ADDR=address)
+    data = {"username": username, "password1": "Deal-me-in-2026", "password2": "Deal-me-in-2026"}
+    return client.post(reverse("signup"), data)
+
+
+def test_sign_ups_from_one_address_are_limited(settings):
+    settings.SIGNUP_LIMIT_PER_IP = 3
+    for number in range(3):
+        assert sign_up(f"player{number}", "10.1.1.1").status_code == 302
+    response = sign_up("player3", "10.1.1.1")
+    page = response.content.decode()
+    assert response.status_code == 429 and "Too many sign-ups" in page and "Try again at" in page
+    assert not get_user_model().objects.filter(username="player3").exists()
+    assert sign_up("player3", "10.1.1.2").status_code == 302  # another address is fine
+
+
+def test_attempts_at_one_name_are_limited_whatever_the_address(settings):
+    settings.SIGNUP_LIMIT_PER_USERNAME = 2
+    for number in range(2):
+        sign_up("Wanted", f"10.2.2.{number}")  # the second fails: the name is taken
+    response = sign_up("wanted", "10.2.2.9")
+    assert response.status_code == 429
+    assert get_user_model().objects.filter(username__iexact="wanted").count() == 1
+
+
+def test_moves_faster_than_a_person_plays_are_refused_and_change_nothing(
+    client, alice, bob, settings
+):
+    settings.MOVE_LIMIT_PER_10_SECONDS = 3
+    match = start(alice, bob, move_seconds=None)
+    player = match.players[match.state.turn]
+    client.force_login(player)
+    url = reverse("match_act", args=[match.pk])
+    for _ in range(3):  # stale versions: refused by the rules, but counted
+        assert client.post(url, {"action": "pass", "version": 0}).status_code == 409
+    action = str(legal_actions(match.state)[0])
+    response = client.post(url, {"action": action, "version": match.version})
+    assert response.status_code == 429
+    assert "moving faster than anyone needs to" in response.content.decode()
+    match.refresh_from_db()
+    assert match.version == 1 and not match.moves.exists()
+
+
+def test_the_limits_are_shared_through_redis_when_it_is_configured(settings, alice, bob):
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        missing("REDIS_URL (Redis)")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": f"test-{uuid.uuid4()}",
+        }
+    }
+    settings.MOVE_LIMIT_PER_10_SECONDS = 2
+    match = start(alice, bob, move_seconds=None)
+    player = match.players[match.state.turn]
+    first, second = Client(), Client()  # two tabs, as if on two server processes
+    first.force_login(player)
+    second.force_login(player)
+    url = reverse("match_act", args=[match.pk])
+    assert first.post(url, {"action": "pass", "version": 0}).status_code == 409
+    assert second.post(url, {"action": "pass", "version": 0}).status_code == 409
+    assert first.post(url, {"action": "pass", "version": 0}).status_code == 429
