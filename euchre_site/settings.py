@@ -71,10 +71,12 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "games.middleware.ExplainRefusals",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
 # django-axes: log-in throttling by IP address and, separately, by username.
+CSRF_FAILURE_VIEW = "games.views.csrf_failure"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",

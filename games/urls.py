@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import views
+from . import converters, views  # noqa: F401  (converters registers <match:>)
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -10,15 +10,15 @@ urlpatterns = [
     path("play/", views.lobby, name="lobby"),
     path("play/create", views.match_create, name="match_create"),
     path("play/computer", views.match_create_computer, name="match_create_computer"),
-    path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
-    path("matches/<int:match_id>/board", views.match_board, name="match_board"),
-    path("matches/<int:match_id>/replay", views.match_replay, name="match_replay"),
-    path("matches/<int:match_id>/act", views.match_act, name="match_act"),
-    path("matches/<int:match_id>/join", views.match_join, name="match_join"),
-    path("matches/<int:match_id>/abort", views.match_abort, name="match_abort"),
-    path("matches/<int:match_id>/resign", views.match_resign, name="match_resign"),
-    path("matches/<int:match_id>/claim", views.match_claim, name="match_claim"),
-    path("matches/<int:match_id>/report", views.match_report, name="match_report"),
+    path("matches/<match:match_id>/", views.match_detail, name="match_detail"),
+    path("matches/<match:match_id>/board", views.match_board, name="match_board"),
+    path("matches/<match:match_id>/replay", views.match_replay, name="match_replay"),
+    path("matches/<match:match_id>/act", views.match_act, name="match_act"),
+    path("matches/<match:match_id>/join", views.match_join, name="match_join"),
+    path("matches/<match:match_id>/abort", views.match_abort, name="match_abort"),
+    path("matches/<match:match_id>/resign", views.match_resign, name="match_resign"),
+    path("matches/<match:match_id>/claim", views.match_claim, name="match_claim"),
+    path("matches/<match:match_id>/report", views.match_report, name="match_report"),
     path("users/<str:username>/", views.profile, name="profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("history/", views.history, name="history"),

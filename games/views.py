@@ -42,6 +42,10 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok", "database": "ok"})
 
 
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    return render(request, "403_csrf.html", status=403)
+
+
 def _client_address(request: HttpRequest) -> str:
     # The peer's address. Behind a proxy, the ASGI server must put the client's there
     # (uvicorn --proxy-headers --forwarded-allow-ips=<proxy>), as django-axes reads it too.
@@ -288,11 +292,13 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 def history(request: HttpRequest) -> HttpResponse:
     """My finished matches, filtered; htmx asks for further pages ("load more")."""
     try:
-        page = max(1, int(request.GET.get("page", "1")))
+        # Past the last page a page is simply empty; beyond this it would overflow the query.
+        page = min(max(1, int(request.GET.get("page", "1"))), 100_000)
     except ValueError:
         page = 1
     filters = {
-        "opponent": request.GET.get("opponent", "").strip()[:150],
+        # No user name holds a NUL, and PostgreSQL refuses one in a query: drop it.
+        "opponent": request.GET.get("opponent", "").replace("\x00", "").strip()[:150],
         "result": request.GET.get("result", ""),
         "kind": request.GET.get("kind", ""),
     }

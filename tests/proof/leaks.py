@@ -1,0 +1,33 @@
+"""What a page or a pushed frame shows of the cards, every way a card can be shown."""
+
+from __future__ import annotations
+
+import re
+
+from games.board import RANK_LABELS, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS
+from tests.engine.positions import codes_in
+
+FACE = re.compile(
+    r'class="rank">([^<]*)</span><span class="suit">([^<]*)</span>'
+)  # the card partial: rank then suit symbol
+LABEL_TO_RANK = {label: code for code, label in RANK_LABELS.items()}
+SYMBOL_TO_SUIT = {symbol: code for code, symbol in SUIT_SYMBOLS.items()}
+NAME = re.compile(
+    r"\b(" + "|".join(RANK_NAMES.values()) + r") of (" + "|".join(SUIT_NAMES.values()) + r")\b"
+)
+NAME_TO_CODE = {
+    f"{rank} of {suit}": r + s for r, rank in RANK_NAMES.items() for s, suit in SUIT_NAMES.items()
+}
+
+
+def cards_shown(html: str) -> set[str]:
+    """Every card a text names: codes (in data attributes, values, anywhere), faces drawn
+    from the card partial (★ is the joker), and names ("ten of hearts")."""
+    shown = codes_in(html)
+    for rank, suit in FACE.findall(html):
+        if rank == "★":
+            shown.add("JK")
+        elif rank in LABEL_TO_RANK and suit in SYMBOL_TO_SUIT:
+            shown.add(LABEL_TO_RANK[rank] + SYMBOL_TO_SUIT[suit])
+    shown.update(NAME_TO_CODE[m.group(0)] for m in NAME.finditer(html))
+    return shown

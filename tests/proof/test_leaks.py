@@ -1,0 +1,160 @@
+"""No card hidden from a viewer ever reaches that viewer: random whole matches played
+through the real views and sockets, every response and every pushed frame scanned.
+
+Run with ``-s`` to see how much was scanned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client
+
+from games.engine import legal_actions, view_for
+from games.engine.view import hidden_cards
+from games.models import Match
+from tests.matches import start
+from tests.proof.leaks import cards_shown
+from tests.web.test_consumers import socket
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+VERSION = re.compile(r'data-version="(\d+)"')
+MATCHES = [(24, 1), (25, 2), (32, 3), (25, 4), (24, 5), (32, 6)]  # (deck, seed of the moves)
+
+
+class Scan:
+    def __init__(self):
+        self.states = {}  # version -> state, for every version of the current match
+        self.responses = 0
+        self.frames = 0
+        self.cards_seen = 0
+
+    def check(self, text: str, seat: int | None, version: int, where: str) -> None:
+        hidden = hidden_cards(self.states[version], seat)
+        shown = cards_shown(text)
+        leaked = shown & hidden
+        assert not leaked, f"{where} (seat {seat}, version {version}) shows hidden {leaked}"
+        self.cards_seen += len(shown)
+
+
+def version_in(text: str, default: int) -> int:
+    found = VERSION.search(text)
+    return int(found.group(1)) if found else default
+
+
+async def test_no_response_or_push_shows_a_viewer_a_card_hidden_from_them(
+    alice, bob, carol, capsys, settings
+):
+    settings.MOVE_LIMIT_PER_10_SECONDS = 100_000  # these players move far faster than people
+    scan = Scan()
+    clients = {}
+    for user in (alice, bob, carol):
+        clients[user.pk] = Client()
+        await sync_to_async(clients[user.pk].force_login)(user)
+    for number, (deck, seed) in enumerate(MATCHES):
+        match = await sync_to_async(start)(
+            alice, bob, deck=deck, target=5, move_seconds=None, spectators_allowed=True
+        )
+        await play_and_scan(match, clients, (alice, bob, carol), scan, random.Random(seed), number)
+    with capsys.disabled():
+        print(
+            f"\nleak scan: {len(MATCHES)} matches, {scan.responses} responses and "
+            f"{scan.frames} pushed frames scanned, {scan.cards_seen} card mentions checked"
+        )
+    assert scan.frames > 900 and scan.responses > 900
+
+
+async def play_and_scan(match: Match, clients, users, scan: Scan, rng, number: int) -> None:
+    seats = {user.pk: match.seat_of(user) for user in users}  # None: carol, the spectator
+    sockets = {}
+    for user in users:
+        ws = await socket(user, f"/ws/matches/{match.pk}/")
+        assert (await ws.connect())[0]
+        sockets[user.pk] = ws
+    scan.states = {match.version: match.state}
+
+    async def drain(version: int) -> None:
+        """Read every socket up to the board at ``version``, checking each frame."""
+        for pk, ws in sockets.items():
+            while True:
+                frame = await ws.receive_from(timeout=10)
+                seen = version_in(frame, version)
+                scan.check(frame, seats[pk], seen, "a pushed frame")
+                scan.frames += 1
+                if seen == version and 'id="board"' in frame:
+                    break
+
+    await drain(match.version)
+    moves = 0
+    while match.status == "active":
+        state = match.state
+        mover = match.players[state.turn]
+        action = str(rng.choice(legal_actions(state)))
+        if moves % 2:  # half the moves over the socket, half by htmx post
+            await sockets[mover.pk].send_to(
+                text_data=json.dumps({"action": action, "version": match.version})
+            )
+        else:
+            response = await sync_to_async(clients[mover.pk].post)(
+                f"/matches/{match.pk}/act",
+                {"action": action, "version": match.version},
+                headers={"HX-Request": "true"},
+            )
+            assert response.status_code == 200
+        match = await moved_on(match)
+        scan.states[match.version] = match.state
+        if moves % 2 == 0:
+            scan.check(response.content.decode(), seats[mover.pk], match.version, "a move answer")
+            scan.responses += 1
+        await drain(match.version)
+        if moves % 7 == 0 or match.status != "active":
+            await pages(match, clients, users, seats, scan)
+        moves += 1
+    for ws in sockets.values():
+        await ws.disconnect()
+
+
+async def moved_on(match: Match) -> Match:
+    """The match once the move just sent has been applied (a socket move is asynchronous)."""
+    read = sync_to_async(Match.objects.select_related("player0", "player1").get)
+    for _ in range(500):
+        now = await read(pk=match.pk)
+        if now.version > match.version:
+            return now
+        await asyncio.sleep(0.01)
+    raise AssertionError("the move was not applied")
+
+
+@sync_to_async
+def pages(match: Match, clients, users, seats, scan: Scan) -> None:
+    """Every page a viewer may open while the match runs (and once it is over)."""
+    for user in users:
+        client = clients[user.pk]
+        urls = [
+            f"/matches/{match.pk}/",
+            f"/matches/{match.pk}/board",
+            f"/matches/{match.pk}/replay",
+            "/history/",
+            "/play/",
+            f"/users/{match.players[0].username}/",
+        ]
+        for url in urls:
+            response = client.get(url)
+            assert response.status_code in (200, 403), url
+            if url.endswith("/replay") and match.status == "active":
+                assert response.status_code == 403  # no replay while the cards are in play
+            if match.status != "active" and url.endswith("/replay"):
+                continue  # finished: the replay shows every card, as it should
+            page = response.content.decode()
+            scan.check(page, seats[user.pk], match.version, url)
+            scan.responses += 1
+            seat = seats[user.pk]
+            if url.endswith(f"/{match.pk}/") and seat is not None and match.status == "active":
+                # The scanner is not blind: it finds every card of the viewer's own hand.
+                own = set(view_for(match.state, seat).hand)
+                assert own <= cards_shown(page)
