@@ -7,6 +7,7 @@ otherwise (one process, as ``make run`` serves). Log-in attempts are django-axes
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import time
@@ -29,7 +30,9 @@ def hit(scope: str, key: str, limit: int, seconds: int) -> None:
     the window, carrying the whole seconds until the window ends."""
     now = time.time()
     window = int(now // seconds)
-    name = f"throttle:{scope}:{key}:{window}"
+    # Keys come from what people type (a sign-up name): hashed, any text makes a valid key.
+    digest = hashlib.blake2b(key.encode("utf-8", "replace"), digest_size=16).hexdigest()
+    name = f"throttle:{scope}:{digest}:{window}"
     try:
         count = _count(name, seconds)
     except Exception as error:  # the cache (Redis) is down: let the request through

@@ -48,6 +48,7 @@ def test_running_out_of_time_loses_the_match_when_the_page_is_next_opened(client
     assert match.winner == waiting
     assert f"{late.username} ran out of time" in page
     assert RatingChange.objects.filter(match=match).count() == 2  # a rated match is rated
+    assert "Won (on time)" in client.get(reverse("history")).content.decode()
 
 
 def test_with_time_left_opening_the_page_changes_nothing(client, alice, bob):
