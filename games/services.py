@@ -121,6 +121,13 @@ def _save(match: Match, lobby: bool = False) -> None:
             transaction.on_commit(lambda listener=listener: listener(match.pk))
 
 
+def _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up) -> Rules:
+    try:
+        return Rules(deck, target, stick_the_dealer, dealer_must_take_up)
+    except ValueError as error:
+        raise GameError(str(error)) from None
+
+
 def match_create(
     *,
     user,
@@ -133,10 +140,7 @@ def match_create(
     move_seconds: int | None = DEFAULT_MOVE_SECONDS,
 ) -> Match:
     """An open match with ``user`` in seat 0, waiting for an opponent."""
-    try:
-        Rules(deck, target, stick_the_dealer, dealer_must_take_up)
-    except ValueError as error:
-        raise GameError(str(error)) from None
+    rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
     if move_seconds is not None and not MIN_MOVE_SECONDS <= move_seconds <= MAX_MOVE_SECONDS:
         raise GameError(
             f"The move clock must be from {MIN_MOVE_SECONDS} to {MAX_MOVE_SECONDS} seconds, "
@@ -146,10 +150,7 @@ def match_create(
         match = Match.objects.create(
             player0=user,
             created_by=user,
-            deck=deck,
-            target=target,
-            stick_the_dealer=stick_the_dealer,
-            dealer_must_take_up=dealer_must_take_up,
+            **rules.as_dict(),  # deck, target and the house rules: the Match fields' names
             rated=rated,
             seed=str(new_seed()),
             spectators_allowed=spectators_allowed,
@@ -185,10 +186,7 @@ def match_create_computer(
 ) -> Match:
     """A casual match against the computer, dealt at once: ``user`` in seat 0, the computer in
     seat 1. It never changes a rating."""
-    try:
-        rules = Rules(deck, target, stick_the_dealer, dealer_must_take_up)
-    except ValueError as error:
-        raise GameError(str(error)) from None
+    rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
     with transaction.atomic():
         seed = new_seed()
         now = timezone.now()
@@ -197,10 +195,7 @@ def match_create_computer(
             player1=computer_user(strength),
             created_by=user,
             computer=strength,
-            deck=deck,
-            target=target,
-            stick_the_dealer=stick_the_dealer,
-            dealer_must_take_up=dealer_must_take_up,
+            **rules.as_dict(),
             rated=False,
             seed=str(seed),
             status=MatchStatus.ACTIVE,
