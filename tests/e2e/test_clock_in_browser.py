@@ -40,3 +40,25 @@ def test_the_clock_counts_down_and_running_out_loses_the_match(
     assert not page.locator("[data-prompt]").count()  # nobody is waited for any more
     match.refresh_from_db()
     assert match.end_reason == EndReason.TIMEOUT and match.winner == waiting
+
+
+def test_a_player_whose_opponent_left_claims_the_match(live_server_url, new_page, alice, bob):
+    match = start(alice, bob, move_seconds=None)
+    # The opponent has not moved for 4 min 57 s and has no page open: 3 s until a claim.
+    Match.objects.filter(pk=match.pk).update(
+        turn_started_at=timezone.now() - timedelta(minutes=4, seconds=57)
+    )
+    gone = match.players[match.state.turn]
+    waiting = match.players[match.state.turn ^ 1]
+    page = new_page(logged_in=waiting)
+    page.on("dialog", lambda dialog: dialog.accept())  # "Claim the match? ..."
+    page.goto(f"{live_server_url}/matches/{match.pk}/")
+    notice = page.locator("[data-claim]")
+    assert f"{gone.username} has left the table" in notice.inner_text()
+    assert not page.locator("#claim-button").is_visible()
+    page.screenshot(path=str(SCREENSHOTS / "claim-counting-down.png"))
+    page.locator("#claim-button").click(timeout=8_000)  # shown when the count reaches zero
+    page.wait_for_selector("[data-result]", timeout=5_000)
+    assert f"{gone.username} left the table" in page.locator("[data-result]").inner_text()
+    match.refresh_from_db()
+    assert match.end_reason == EndReason.ABANDONED and match.winner == waiting
