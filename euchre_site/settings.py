@@ -11,6 +11,8 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
+from django.conf.locale import LANG_INFO
+
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
@@ -65,9 +67,11 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "games.middleware.PlayerLanguage",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -168,6 +172,26 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+# English and the five languages our players wrote the rules in. Django knows Burmese and
+# Thai; Amharic, Haitian Creole and Somali are described here (names for the switcher).
+LANGUAGES = [
+    ("en", "English"),
+    ("my", "Burmese"),
+    ("ht", "Haitian Creole"),
+    ("th", "Thai"),
+    ("so", "Somali"),
+    ("am", "Amharic"),
+]
+LANG_INFO.update(
+    {
+        "am": {"bidi": False, "code": "am", "name": "Amharic", "name_local": "አማርኛ"},
+        "ht": {"bidi": False, "code": "ht", "name": "Haitian Creole", "name_local": "Kreyòl"},
+        "so": {"bidi": False, "code": "so", "name": "Somali", "name_local": "Soomaali"},
+    }
+)
+LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["euchre_site.formats"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

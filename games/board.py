@@ -9,18 +9,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from . import selectors, services
 from .engine import Action, cards, replay, view_for
-from .engine.cards import CODES, NO_TRUMP, RANK_CODES, RANK_WORDS, SUIT_CODES, SUIT_WORDS, sort_key
+from .engine.cards import CODES, NO_TRUMP, RANK_CODES, SUIT_CODES, sort_key
 from .engine.verify import commitment
 from .models import Match, MatchStatus, Report
 
-# Words and symbols come from the engine's tables: one spelling of each card everywhere.
-SUIT_NAMES = dict(zip(SUIT_CODES, SUIT_WORDS, strict=True))
+# Symbols come from the engine's tables: one face of each card everywhere. The words are
+# translated (the English ones are the engine's).
+SUIT_NAMES = {
+    "C": pgettext_lazy("suit", "clubs"),
+    "D": pgettext_lazy("suit", "diamonds"),
+    "H": pgettext_lazy("suit", "hearts"),
+    "S": pgettext_lazy("suit", "spades"),
+}
 SUIT_SYMBOLS = dict(zip(SUIT_CODES, cards.SUIT_SYMBOLS, strict=True))
 RANK_LABELS = {code: "10" if code == "T" else code for code in RANK_CODES}
-RANK_NAMES = dict(zip(RANK_CODES, RANK_WORDS, strict=True))
+RANK_NAMES = {
+    "7": pgettext_lazy("rank", "seven"),
+    "8": pgettext_lazy("rank", "eight"),
+    "9": pgettext_lazy("rank", "nine"),
+    "T": pgettext_lazy("rank", "ten"),
+    "J": pgettext_lazy("rank", "jack"),
+    "Q": pgettext_lazy("rank", "queen"),
+    "K": pgettext_lazy("rank", "king"),
+    "A": pgettext_lazy("rank", "ace"),
+}
 
 
 @dataclass(frozen=True)
@@ -46,8 +63,9 @@ class Card:
     @property
     def name(self) -> str:
         if self.is_joker:
-            return "the joker"
-        return f"{RANK_NAMES[self.code[0]]} of {SUIT_NAMES[self.code[1]]}"
+            return _("the joker")
+        rank, suit = RANK_NAMES[self.code[0]], SUIT_NAMES[self.code[1]]
+        return _("%(rank)s of %(suit)s") % {"rank": rank, "suit": suit}
 
 
 @dataclass(frozen=True)
@@ -58,52 +76,50 @@ class Control:
     suit: str = ""
 
 
+CONTROL_LABELS = {
+    "pass": gettext_lazy("Pass"),
+    "order_up": gettext_lazy("Order it up"),
+    "accept": gettext_lazy("Take it up"),
+    "take_up": gettext_lazy("Take it up"),
+    "leave": gettext_lazy("Leave it"),
+}
+
+
 def _control(text: str) -> Control:
-    kind, _, arg = text.partition(":")
-    labels = {
-        "pass": "Pass",
-        "order_up": "Order it up",
-        "accept": "Take it up",
-        "take_up": "Take it up",
-        "leave": "Leave it",
-    }
+    kind, _sep, arg = text.partition(":")
     if kind == "name":
-        return Control(text, kind, f"Name {SUIT_NAMES[arg]}", arg)
+        return Control(text, kind, _("Name %(suit)s") % {"suit": SUIT_NAMES[arg]}, arg)
     if kind == "joker":
-        return Control(text, kind, f"Joker is {SUIT_NAMES[arg]}", arg)
-    return Control(text, kind, labels[kind])
+        return Control(text, kind, _("Joker is %(suit)s") % {"suit": SUIT_NAMES[arg]}, arg)
+    return Control(text, kind, str(CONTROL_LABELS[kind]))
 
 
 def _outcome_line(result, seat, names) -> str:
     if result is None:
         return ""
     if result.outcome == "passed_out":
-        return "Both passed twice: no trump, the cards are dealt again."
-    maker = names[result.maker]
+        return _("Both passed twice: no trump, the cards are dealt again.")
+    who = {"maker": names[result.maker]}
     if seat is not None:
         mine = result.maker == seat
         if result.outcome == "euchred":
-            return (
-                "You were euchred: 2 points to your opponent."
-                if mine
-                else (f"You euchred {maker}: 2 points to you.")
-            )
+            if mine:
+                return _("You were euchred: 2 points to your opponent.")
+            return _("You euchred %(maker)s: 2 points to you.") % who
         if result.outcome == "march":
-            return (
-                "A march! You took all five tricks: 2 points."
-                if mine
-                else (f"{maker} marched: all five tricks, 2 points.")
-            )
-        return (
-            f"You made it with {result.tricks_won[seat]} tricks: 1 point."
-            if mine
-            else f"{maker} made it: 1 point."
-        )
+            if mine:
+                return _("A march! You took all five tricks: 2 points.")
+            return _("%(maker)s marched: all five tricks, 2 points.") % who
+        if mine:
+            return _("You made it with %(tricks)s tricks: 1 point.") % {
+                "tricks": result.tricks_won[seat]
+            }
+        return _("%(maker)s made it: 1 point.") % who
     if result.outcome == "euchred":
-        return f"{maker} was euchred: 2 points to the defender."
+        return _("%(maker)s was euchred: 2 points to the defender.") % who
     if result.outcome == "march":
-        return f"{maker} marched: 2 points."
-    return f"{maker} made it: 1 point."
+        return _("%(maker)s marched: 2 points.") % who
+    return _("%(maker)s made it: 1 point.") % who
 
 
 def board_context(match: Match, user, error: str = "", base_url: str = "") -> dict:
@@ -232,48 +248,47 @@ def _prompt(view, seat, names) -> str:
     if view.phase == "match_over":
         return ""
     if seat is None or view.turn != seat:
-        return f"Waiting for {names[view.turn]}."
-    upcard_suit = SUIT_NAMES.get(view.upcard_suit or "", "")
-    dealer = view.dealer == seat
-    return {
-        "name_joker": "The joker was turned up: name its suit.",
-        "round_one": (
-            f"Take up the upcard and make {upcard_suit} trump, or pass."
-            if dealer
-            else f"Order it up to make {upcard_suit} trump, or pass."
-        ),
-        "dealer_decides": "You were ordered up: take the upcard into your hand, or leave it.",
-        "discard": "Discard one card face down.",
-        "round_two": (
-            f"Name any suit but {upcard_suit} as trump"
-            + (", or pass." if "pass" in view.legal_actions else ": the dealer must name one.")
-        ),
-        "play": "Your lead: play any card."
-        if not view.trick
-        else "Your turn: follow suit if you can.",
-    }[view.phase]
+        return _("Waiting for %(player)s.") % {"player": names[view.turn]}
+    suit = {"suit": SUIT_NAMES.get(view.upcard_suit or "", "")}
+    phase = view.phase
+    if phase == "name_joker":
+        return _("The joker was turned up: name its suit.")
+    if phase == "round_one":
+        if view.dealer == seat:
+            return _("Take up the upcard and make %(suit)s trump, or pass.") % suit
+        return _("Order it up to make %(suit)s trump, or pass.") % suit
+    if phase == "dealer_decides":
+        return _("You were ordered up: take the upcard into your hand, or leave it.")
+    if phase == "discard":
+        return _("Discard one card face down.")
+    if phase == "round_two":
+        if "pass" in view.legal_actions:
+            return _("Name any suit but %(suit)s as trump, or pass.") % suit
+        return _("Name any suit but %(suit)s as trump: the dealer must name one.") % suit
+    if not view.trick:
+        return _("Your lead: play any card.")
+    return _("Your turn: follow suit if you can.")
 
 
-ACTION_WORDS = {
-    "pass": "passes",
-    "order_up": "orders it up",
-    "accept": "takes it up",
-    "take_up": "takes it up",
-    "leave": "leaves it",
-}
-
-
-def action_words(text: str) -> str:
-    kind, _, arg = text.partition(":")
+def move_words(player: str, text: str) -> str:
+    """One move as a sentence: "alice plays the ten of hearts"."""
+    kind, _sep, arg = text.partition(":")
+    who = {"player": player}
     if kind == "name":
-        return f"names {SUIT_NAMES[arg]}"
+        return _("%(player)s names %(suit)s") % {**who, "suit": SUIT_NAMES[arg]}
     if kind == "joker":
-        return f"makes the joker {SUIT_NAMES[arg]}"
+        return _("%(player)s makes the joker %(suit)s") % {**who, "suit": SUIT_NAMES[arg]}
     if kind == "discard":
-        return f"discards {Card(arg).name}"
+        return _("%(player)s discards %(card)s") % {**who, "card": Card(arg).name}
     if kind == "play":
-        return f"plays {Card(arg).name}"
-    return ACTION_WORDS[kind]
+        return _("%(player)s plays %(card)s") % {**who, "card": Card(arg).name}
+    return {
+        "pass": _("%(player)s passes"),
+        "order_up": _("%(player)s orders it up"),
+        "accept": _("%(player)s takes it up"),
+        "take_up": _("%(player)s takes it up"),
+        "leave": _("%(player)s leaves it"),
+    }[kind] % who
 
 
 def replay_context(match: Match, step: int) -> dict:
@@ -311,10 +326,10 @@ def replay_context(match: Match, step: int) -> dict:
         "hands": hands,
         "upcard": Card(CODES[state.upcard]),
         "upcard_fate_words": {
-            "face_up": "face up",
-            "taken_up": f"taken up by {names[state.dealer]}",
-            "left": "left on the stock",
-            "turned_down": "turned down",
+            "face_up": _("face up"),
+            "taken_up": _("taken up by %(player)s") % {"player": names[state.dealer]},
+            "left": _("left on the stock"),
+            "turned_down": _("turned down"),
         }[state.upcard_fate.value],
         "discard": Card(CODES[state.discard]) if state.discard is not None else None,
         "trick": [{"name": names[s], "card": Card(CODES[c])} for s, c in state.trick],
@@ -330,7 +345,7 @@ def replay_context(match: Match, step: int) -> dict:
         "hand_number": state.hand_number + 1,
         "scores": state.scores,
         "tricks_won": state.tricks_won,
-        "last_move": f"{names[last[0]]} {action_words(last[1])}" if last else "The first deal.",
+        "last_move": move_words(names[last[0]], last[1]) if last else _("The first deal."),
         "summary": summary,
         "commitment": commitment(int(match.seed)),
         "report_reasons": Report.Reason.choices,

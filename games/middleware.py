@@ -1,8 +1,12 @@
-"""Every refusal says why in words: Django answers a wrong method (405) with an empty body."""
+"""Every refusal says why in words (Django answers a wrong method, 405, with an empty body),
+and a logged-in player's chosen language wins over the cookie and the browser's."""
 
 from __future__ import annotations
 
 from django.shortcuts import render
+from django.utils import translation
+
+from .i18n import SESSION_LANGUAGE
 
 
 class ExplainRefusals:
@@ -26,3 +30,18 @@ class ExplainRefusals:
             explained["Allow"] = allowed
             return explained
         return response
+
+
+class PlayerLanguage:
+    """After LocaleMiddleware (cookie, then Accept-Language) and authentication: the language
+    saved in the player's settings, copied into the session at log-in, comes first."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        language = request.session.get(SESSION_LANGUAGE)
+        if language and language != request.LANGUAGE_CODE:
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
+        return self.get_response(request)

@@ -280,3 +280,13 @@ class ModerationAction(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("The audit log is append-only")
+
+
+class PlayerSettings(models.Model):
+    """A player's own choices; the language follows them from device to device."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, models.CASCADE, related_name="settings")
+    language = models.CharField(max_length=8, blank=True)
+
+    def __str__(self) -> str:
+        return f"Settings of {self.user}"

@@ -36,6 +36,7 @@ from .models import (
     ModerationAction,
     Move,
     PlayerRating,
+    PlayerSettings,
     RatingChange,
     Report,
 )
@@ -553,3 +554,12 @@ def report_close(*, moderator, report: Report, dismissed: bool, reason: str) -> 
         )
         _audit(moderator, kind, reason, report=report, match=report.match, player=report.reported)
     return report
+
+
+# Player settings ---------------------------------------------------------------------------
+
+
+def player_language_set(*, user, language: str) -> None:
+    """Save the player's language (a code from settings.LANGUAGES; the view checks it)."""
+    with transaction.atomic():
+        PlayerSettings.objects.update_or_create(user=user, defaults={"language": language})

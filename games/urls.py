@@ -5,6 +5,8 @@ from . import converters, views  # noqa: F401  (converters registers <match:>)
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("language/", views.language_set, name="language_set"),
+    path("rules/", views.rules, name="rules"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("play/", views.lobby, name="lobby"),

@@ -13,9 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import computer, selectors, services, throttle
+from . import computer, i18n, selectors, services, throttle
 from .board import board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
@@ -28,6 +29,21 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     return render(request, "home.html", {"rules": Rules()})
+
+
+@require_safe
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rule book (RULES.md) in the reader's language, with the same card examples."""
+    from .board import Card
+    from .glossary import TERMS
+
+    context = {
+        "rules": Rules(),
+        "clubs_order": [Card(c) for c in "JC JS AC KC QC TC 9C".split()],
+        "trick_example": [Card(c) for c in "AS JD".split()],
+        "glossary": [{"word": word, "meaning": meaning} for _term, word, meaning in TERMS],
+    }
+    return render(request, "rules.html", context)
 
 
 @require_safe
@@ -84,6 +100,32 @@ def _throttled_page(request, template: str, context: dict, error: throttle.Throt
     }
     response = render(request, template, context, status=429)
     response["Retry-After"] = str(error.retry_after)
+    return response
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The language switcher: remembered in a cookie for everyone, and in the settings of a
+    logged-in player (so it follows them to other devices)."""
+    language = i18n.supported(request.POST.get("language"))
+    if language is None:
+        return render(
+            request,
+            "error.html",
+            {"title": _("Unknown language"), "message": _("Choose a language from the list.")},
+            status=400,
+        )
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = "/"
+    response = redirect(back)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite="Lax", secure=settings.SESSION_COOKIE_SECURE,
+    )  # fmt: skip
+    if request.user.is_authenticated:
+        services.player_language_set(user=request.user, language=language)
+        request.session[i18n.SESSION_LANGUAGE] = language
     return response
 
 

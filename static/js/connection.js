@@ -11,7 +11,11 @@
   }
   socket.addEventListener("message", function (event) {
     var data = JSON.parse(event.data);
-    if (data.status === "ok" && data.channel_layer) show("live", "● Live");
+    if (data.status === "ok" && data.channel_layer) {
+      show("live", "● " + (badge.dataset.liveWords || "Live"));
+    }
   });
-  socket.addEventListener("close", function () { show("offline", "○ Offline"); });
+  socket.addEventListener("close", function () {
+    show("offline", "○ " + (badge.dataset.offlineWords || "Offline"));
+  });
 })();

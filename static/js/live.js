@@ -2,10 +2,13 @@
 // and give pushed forms the page's CSRF token (pushes are rendered without a request).
 (function () {
   "use strict";
+  // The words come translated from the page (data-* on #live-status); English otherwise.
+  var box = document.getElementById("live-status");
+  var words = box ? box.dataset : {};
   var REFUSALS = {
-    4401: "Your session has ended: log in again to keep playing.",
-    4403: "You are not allowed to watch this match.",
-    4404: "There is no such match."
+    4401: words.sessionEnded || "Your session has ended: log in again to keep playing.",
+    4403: words.notAllowed || "You are not allowed to watch this match.",
+    4404: words.noMatch || "There is no such match."
   };
   // The extension itself retries after these codes (abnormal closure, restarts).
   var RETRIED = [1006, 1011, 1012, 1013];
@@ -36,7 +39,7 @@
       status(REFUSALS[code]);
       return;
     }
-    status("Offline: reconnecting…");
+    status(words.reconnecting || "Offline: reconnecting…");
     if (RETRIED.indexOf(code) < 0 && event.detail.socketWrapper) {
       // A clean close (the server going away): try again ourselves, with a little jitter.
       setTimeout(event.detail.socketWrapper.reconnect, 500 + Math.random() * 1500);

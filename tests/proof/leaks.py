@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from games.board import RANK_LABELS, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS
+from games.board import RANK_LABELS, SUIT_SYMBOLS
+from games.engine.cards import RANK_CODES, RANK_WORDS, SUIT_CODES, SUIT_WORDS
 from tests.engine.positions import codes_in
 
 FACE = re.compile(
@@ -12,6 +13,8 @@ FACE = re.compile(
 )  # the card partial: rank then suit symbol
 LABEL_TO_RANK = {label: code for code, label in RANK_LABELS.items()}
 SYMBOL_TO_SUIT = {symbol: code for code, symbol in SUIT_SYMBOLS.items()}
+RANK_NAMES = dict(zip(RANK_CODES, RANK_WORDS, strict=True))  # English: the suite's language
+SUIT_NAMES = dict(zip(SUIT_CODES, SUIT_WORDS, strict=True))
 NAME = re.compile(
     r"\b(" + "|".join(RANK_NAMES.values()) + r") of (" + "|".join(SUIT_NAMES.values()) + r")\b"
 )
