@@ -214,6 +214,8 @@ def board_context(match: Match, user, error: str = "", base_url: str = "") -> di
         context["prompt"] = ""  # ended by a resignation, the clock or a moderator mid-hand
     if match.status == MatchStatus.ACTIVE and view.turn is not None:
         context.update(_clock_context(match, seat, view.turn, context["opponent_present"]))
+    if match.is_over:
+        context["result_line"] = _result_line(match, seat, names)
     if match.status == MatchStatus.FINISHED:
         context["your_turn"] = False
         context["rating_changes"] = [
@@ -222,6 +224,40 @@ def board_context(match: Match, user, error: str = "", base_url: str = "") -> di
             for change in match.rating_changes.select_related("player").order_by("player_id")
         ]  # fmt: skip
     return context
+
+
+def _result_line(match: Match, seat: int | None, names) -> str:
+    """The banner over a finished match, for this viewer."""
+    if match.status == MatchStatus.ABORTED:
+        return _("This match was called off.")
+    if match.status == MatchStatus.VOIDED:
+        return _("A moderator voided this match: it does not count.")
+    winner = names[0] if match.winner_id == match.player0_id else names[1]
+    reason = match.end_reason
+    won = seat is not None and match.players[seat].pk == match.winner_id
+    if reason == "adjudicated":
+        if won:
+            return _("A moderator adjudicated this match: you win it.")
+        return _("A moderator adjudicated this match: %(player)s wins it.") % {"player": winner}
+    if seat is None:
+        if reason == "played_out":
+            return _("%(player)s won the match.") % {"player": winner}
+        return _("%(player)s won the match (%(reason)s).") % {
+            "player": winner,
+            "reason": str(match.get_end_reason_display()).lower(),
+        }
+    other = {"player": names[seat ^ 1]}
+    if won:
+        return {
+            "resigned": _("You won the match: %(player)s resigned."),
+            "timeout": _("You won the match: %(player)s ran out of time."),
+            "abandoned": _("You won the match: %(player)s left the table."),
+        }.get(reason, _("You won the match.")) % other
+    return {
+        "resigned": _("%(player)s won the match: you resigned."),
+        "timeout": _("%(player)s won the match: you ran out of time."),
+        "abandoned": _("%(player)s won the match: you left the table and they claimed it."),
+    }.get(reason, _("%(player)s won the match.")) % other
 
 
 def _clock_context(match: Match, seat: int | None, turn: int, opponent_present: bool) -> dict:

@@ -2,13 +2,16 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from .models import COMPUTER_USERNAME, Computer, Report
 
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
-        required=False, help_text="Optional: only used to reset a forgotten password."
+        required=False,
+        label=_("Email"),
+        help_text=_("Optional: only used to reset a forgotten password."),
     )
 
     class Meta(UserCreationForm.Meta):
@@ -18,7 +21,7 @@ class SignupForm(UserCreationForm):
         username = super().clean_username()  # None when the name is taken (error added)
         if username and username.lower().startswith(COMPUTER_USERNAME.format("")):
             raise forms.ValidationError(
-                "Names starting with “computer-” belong to the computer players: choose another."
+                _("Names starting with “computer-” belong to the computer players: choose another.")
             )
         return username
 
@@ -28,52 +31,67 @@ class MatchOptionsForm(forms.Form):
 
     deck = forms.TypedChoiceField(
         choices=[
-            (24, "24 cards (9 to ace)"),
-            (32, "32 cards (7 to ace)"),
-            (25, "25 cards (with the joker)"),
+            (24, _("24 cards (9 to ace)")),
+            (32, _("32 cards (7 to ace)")),
+            (25, _("25 cards (with the joker)")),
         ],
         coerce=int,
         initial=24,
+        label=_("Deck"),
     )
     target = forms.TypedChoiceField(
-        choices=[(5, "5 points"), (7, "7 points"), (10, "10 points"), (11, "11 points")],
+        choices=[
+            (5, _("5 points")),
+            (7, _("7 points")),
+            (10, _("10 points")),
+            (11, _("11 points")),
+        ],
         coerce=int,
         initial=10,
-        label="Play to",
+        label=_("Play to"),
     )
     stick_the_dealer = forms.BooleanField(
-        required=False, help_text="The dealer may not pass in round two."
+        required=False,
+        label=_("Stick the dealer"),
+        help_text=_("The dealer may not pass in round two."),
     )
     dealer_must_take_up = forms.BooleanField(
-        required=False, help_text="Ordered up, the dealer must take the upcard."
+        required=False,
+        label=_("Dealer must take up"),
+        help_text=_("Ordered up, the dealer must take the upcard."),
     )
 
 
 class MatchCreateForm(MatchOptionsForm):
     move_seconds = forms.TypedChoiceField(
         choices=[
-            (30, "30 seconds a move"),
-            (60, "1 minute a move"),
-            (120, "2 minutes a move"),
-            (300, "5 minutes a move"),
-            ("", "No clock"),
+            (30, _("30 seconds a move")),
+            (60, _("1 minute a move")),
+            (120, _("2 minutes a move")),
+            (300, _("5 minutes a move")),
+            ("", _("No clock")),
         ],
         coerce=int,
         empty_value=None,
         required=False,
         initial=60,
-        label="Move clock",
-        help_text="Run out of time and you lose the match. "
-        "Without a clock, a player who leaves can be claimed against after 5 minutes.",
+        label=_("Move clock"),
+        help_text=_(
+            "Run out of time and you lose the match. "
+            "Without a clock, a player who leaves can be claimed against after 5 minutes."
+        ),
     )
     rated = forms.BooleanField(
-        required=False, initial=True, help_text="Rated matches change both players' ratings."
+        required=False,
+        initial=True,
+        label=_("Rated"),
+        help_text=_("Rated matches change both players' ratings."),
     )
     spectators_allowed = forms.BooleanField(
         required=False,
         initial=True,
-        label="Let others watch",
-        help_text="Spectators never see a hand.",
+        label=_("Let others watch"),
+        help_text=_("Spectators never see a hand."),
     )
 
 
@@ -82,7 +100,7 @@ class ComputerMatchForm(MatchOptionsForm):
         choices=Computer.choices,
         initial=Computer.MEDIUM,
         widget=forms.RadioSelect,
-        label="Computer",
+        label=_("Computer"),
     )
     field_order = ["strength"]
 

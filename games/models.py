@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from . import rating
 from .engine import Rules, State, state_from_json
@@ -17,30 +18,30 @@ from .engine import Rules, State, state_from_json
 
 class MatchStatus(models.TextChoices):
     # Persisted: the values never change.
-    OPEN = "open", "Waiting for an opponent"
-    ACTIVE = "active", "In play"
-    FINISHED = "finished", "Finished"
-    ABORTED = "aborted", "Aborted"
-    VOIDED = "voided", "Voided"
+    OPEN = "open", _("Waiting for an opponent")
+    ACTIVE = "active", _("In play")
+    FINISHED = "finished", _("Finished")
+    ABORTED = "aborted", _("Aborted")
+    VOIDED = "voided", _("Voided")
 
 
 class EndReason(models.TextChoices):
-    PLAYED_OUT = "played_out", "Played to the target"
-    RESIGNED = "resigned", "Resignation"
-    ABORTED = "aborted", "Aborted before the first move"
-    ADJUDICATED = "adjudicated", "Adjudicated by a moderator"
-    ABORTED_BY_MODERATOR = "mod_aborted", "Aborted by a moderator"
-    VOIDED = "voided", "Voided by a moderator"
-    TIMEOUT = "timeout", "Ran out of time"
-    ABANDONED = "abandoned", "Abandoned: claimed by the opponent"
+    PLAYED_OUT = "played_out", _("Played to the target")
+    RESIGNED = "resigned", _("Resignation")
+    ABORTED = "aborted", _("Aborted before the first move")
+    ADJUDICATED = "adjudicated", _("Adjudicated by a moderator")
+    ABORTED_BY_MODERATOR = "mod_aborted", _("Aborted by a moderator")
+    VOIDED = "voided", _("Voided by a moderator")
+    TIMEOUT = "timeout", _("Ran out of time")
+    ABANDONED = "abandoned", _("Abandoned: claimed by the opponent")
 
 
 class Computer(models.TextChoices):
     """The computer players' strengths (``games.bots``); persisted values."""
 
-    EASY = "easy", "Easy: plays any legal card"
-    MEDIUM = "medium", "Medium: plays by the rules of thumb"
-    HARD = "hard", "Hard: thinks every card through"
+    EASY = "easy", _("Easy: plays any legal card")
+    MEDIUM = "medium", _("Medium: plays by the rules of thumb")
+    HARD = "hard", _("Hard: thinks every card through")
 
 
 COMPUTER_USERNAME = "computer-{}"
@@ -217,15 +218,15 @@ class Report(models.Model):
     """A player's report about an opponent in a match: the moderators' queue."""
 
     class Reason(models.TextChoices):
-        STALLING = "stalling", "Stalling or abandoning the match"
-        ABUSE = "abuse", "Abusive behaviour"
-        CHEATING = "cheating", "Cheating or collusion"
-        OTHER = "other", "Something else"
+        STALLING = "stalling", _("Stalling or abandoning the match")
+        ABUSE = "abuse", _("Abusive behaviour")
+        CHEATING = "cheating", _("Cheating or collusion")
+        OTHER = "other", _("Something else")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        RESOLVED = "resolved", "Resolved"
-        DISMISSED = "dismissed", "Dismissed"
+        OPEN = "open", _("Open")
+        RESOLVED = "resolved", _("Resolved")
+        DISMISSED = "dismissed", _("Dismissed")
 
     reporter = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
     reported = models.ForeignKey(
@@ -249,13 +250,13 @@ class ModerationAction(models.Model):
     """The audit log: every moderator action, append-only."""
 
     class Kind(models.TextChoices):
-        VOID = "void", "Void match"
-        ADJUDICATE = "adjudicate", "Adjudicate match"
-        ABORT = "abort", "Abort match"
-        SUSPEND = "suspend", "Suspend player"
-        REINSTATE = "reinstate", "Reinstate player"
-        RESOLVE_REPORT = "resolve", "Resolve report"
-        DISMISS_REPORT = "dismiss", "Dismiss report"
+        VOID = "void", _("Void match")
+        ADJUDICATE = "adjudicate", _("Adjudicate match")
+        ABORT = "abort", _("Abort match")
+        SUSPEND = "suspend", _("Suspend player")
+        REINSTATE = "reinstate", _("Reinstate player")
+        RESOLVE_REPORT = "resolve", _("Resolve report")
+        DISMISS_REPORT = "dismiss", _("Dismiss report")
 
     moderator = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
     kind = models.CharField(max_length=16, choices=Kind)

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from . import rating
 from .engine import (
@@ -40,6 +41,7 @@ from .models import (
     RatingChange,
     Report,
 )
+from .refusals import refusal_words
 from .selectors import PRESENCE_TIMEOUT
 
 # The move clock (seconds for each action; a match may also have none).
@@ -100,7 +102,7 @@ def _locked(match_id: int) -> Match:
         matches = Match.objects.select_for_update(of=("self",))
         return matches.select_related("player0", "player1", "winner").get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
-        raise NotFound("There is no such match") from None
+        raise NotFound(_("There is no such match")) from None
 
 
 def _locked_seat(match_id: int, user) -> tuple[Match, int]:
@@ -108,7 +110,7 @@ def _locked_seat(match_id: int, user) -> tuple[Match, int]:
     match = _locked(match_id)
     seat = match.seat_of(user)
     if seat is None:
-        raise NotAllowed("You are not playing in this match")
+        raise NotAllowed(_("You are not playing in this match"))
     return match, seat
 
 
@@ -144,8 +146,8 @@ def match_create(
     rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
     if move_seconds is not None and not MIN_MOVE_SECONDS <= move_seconds <= MAX_MOVE_SECONDS:
         raise GameError(
-            f"The move clock must be from {MIN_MOVE_SECONDS} to {MAX_MOVE_SECONDS} seconds, "
-            "or no clock"
+            _("The move clock must be from %(low)s to %(high)s seconds, or no clock")
+            % {"low": MIN_MOVE_SECONDS, "high": MAX_MOVE_SECONDS}
         )
     with transaction.atomic():
         match = Match.objects.create(
@@ -165,7 +167,7 @@ def computer_user(strength: str):
     """The account that sits in seat 1 for the computer of this strength (made on first use;
     sign-up keeps the ``computer-`` names free, and nobody can log in to these accounts)."""
     if strength not in Computer.values:
-        raise GameError("Choose easy, medium or hard")
+        raise GameError(_("Choose easy, medium or hard"))
     user, created = get_user_model().objects.get_or_create(
         username=COMPUTER_USERNAME.format(strength),
         defaults={"first_name": f"Computer ({strength})"},
@@ -213,9 +215,9 @@ def match_join(*, user, match_id: int) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != MatchStatus.OPEN:
-            raise Conflict("This match is no longer open: someone else took the seat")
+            raise Conflict(_("This match is no longer open: someone else took the seat"))
         if match.player0_id == user.pk:
-            raise NotAllowed("You cannot play against yourself: share the invite link")
+            raise NotAllowed(_("You cannot play against yourself: share the invite link"))
         match.player1 = user
         match.status = MatchStatus.ACTIVE
         match.started_at = match.turn_started_at = timezone.now()
@@ -227,11 +229,11 @@ def match_join(*, user, match_id: int) -> Match:
 def match_abort(*, user, match_id: int) -> Match:
     """Call a match off before its first move: no result, no rating."""
     with transaction.atomic():
-        match, _ = _locked_seat(match_id, user)
+        match, _seat = _locked_seat(match_id, user)
         if match.is_over:
-            raise Conflict("This match is already over")
+            raise Conflict(_("This match is already over"))
         if match.moves.exists():
-            raise Conflict("The match has started: resign instead")
+            raise Conflict(_("The match has started: resign instead"))
         match.status = MatchStatus.ABORTED
         match.end_reason = EndReason.ABORTED
         match.finished_at = timezone.now()
@@ -244,7 +246,7 @@ def match_resign(*, user, match_id: int) -> Match:
     with transaction.atomic():
         match, seat = _locked_seat(match_id, user)
         if match.status != MatchStatus.ACTIVE:
-            raise Conflict("This match is not in play")
+            raise Conflict(_("This match is not in play"))
         _finish(match, winner=match.players[seat ^ 1], reason=EndReason.RESIGNED)
         _save(match, lobby=True)
     return match
@@ -260,19 +262,21 @@ def move_apply(*, user, match_id: int, action: str, version: int) -> Match:
         if not late:
             _apply(match, seat, user, action, version)
     if late:
-        raise Conflict("Time ran out before that move: the match is over")
+        raise Conflict(_("Time ran out before that move: the match is over"))
     return match
 
 
 def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
     if match.status != MatchStatus.ACTIVE:
-        raise Conflict("This match is over" if match.is_over else "This match has not started yet")
+        raise Conflict(
+            _("This match is over") if match.is_over else _("This match has not started yet")
+        )
     if version != match.version:
-        raise Conflict("The table has changed since you saw it: here is the current one")
+        raise Conflict(_("The table has changed since you saw it: here is the current one"))
     try:
         state = apply(state_from_json(match.snapshot), Action.parse(seat, action))
     except IllegalAction as error:
-        raise GameError(str(error)) from None
+        raise GameError(refusal_words(error)) from None
     # While a match is active its version is one more than its number of moves (joining
     # made it 1), so the version is the next sequence number: no count query needed.
     Move.objects.create(match=match, seq=match.version, seat=seat, player=user, action=action)
@@ -330,22 +334,28 @@ def match_claim(*, user, match_id: int) -> Match:
         if _expire_if_due(match):
             return match
         if match.status != MatchStatus.ACTIVE:
-            raise Conflict("This match is not in play")
+            raise Conflict(_("This match is not in play"))
         if match.computer:
-            raise Conflict("The computer never leaves the table: there is nothing to claim")
+            raise Conflict(_("The computer never leaves the table: there is nothing to claim"))
         opens = claim_opens_at(match)
         if opens is None:
-            raise Conflict("This match has a move clock: it ends by itself when time runs out")
+            raise Conflict(_("This match has a move clock: it ends by itself when time runs out"))
         if state_from_json(match.snapshot).turn != seat ^ 1:
-            raise Conflict("It is your turn: there is nothing to claim")
+            raise Conflict(_("It is your turn: there is nothing to claim"))
         opponent = match.players[seat ^ 1]
         since = timezone.now() - PRESENCE_TIMEOUT
         if Connection.objects.filter(match=match, user=opponent, seen_at__gte=since).exists():
-            raise Conflict(f"{opponent.username} is still at the table: give them a moment")
+            raise Conflict(
+                _("%(player)s is still at the table: give them a moment")
+                % {"player": opponent.username}
+            )
         wait = opens - timezone.now()
         if wait > timedelta(0):
             minutes, seconds = divmod(int(wait.total_seconds()) + 1, 60)
-            raise Conflict(f"You may claim the match in {minutes} min {seconds:02d} s")
+            raise Conflict(
+                _("You may claim the match in %(minutes)s min %(seconds)s s")
+                % {"minutes": minutes, "seconds": f"{seconds:02d}"}
+            )
         _finish(match, winner=user, reason=EndReason.ABANDONED)
         _save(match, lobby=True)
     return match
@@ -444,7 +454,7 @@ def _audit(moderator, kind: str, reason: str, **about) -> ModerationAction:
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise GameError("Give a reason: it is kept in the audit log")
+        raise GameError(_("Give a reason: it is kept in the audit log"))
     return reason
 
 
@@ -454,7 +464,7 @@ def match_void(*, moderator, match_id: int, reason: str) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status == MatchStatus.VOIDED:
-            raise Conflict("This match is already void")
+            raise Conflict(_("This match is already void"))
         rating_changes_reverse(match=match)
         match.status = MatchStatus.VOIDED
         match.end_reason = EndReason.VOIDED
@@ -470,9 +480,9 @@ def match_adjudicate(*, moderator, match_id: int, winner, reason: str) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != MatchStatus.ACTIVE:
-            raise Conflict("Only a match in play can be adjudicated")
+            raise Conflict(_("Only a match in play can be adjudicated"))
         if match.seat_of(winner) is None:
-            raise GameError("The winner must be one of the match's players")
+            raise GameError(_("The winner must be one of the match's players"))
         _finish(match, winner=winner, reason=EndReason.ADJUDICATED)
         _save(match, lobby=True)
         _audit(moderator, ModerationAction.Kind.ADJUDICATE, reason, match=match, player=winner)
@@ -485,7 +495,7 @@ def match_abort_moderated(*, moderator, match_id: int, reason: str) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
         if match.is_over:
-            raise Conflict("This match is already over")
+            raise Conflict(_("This match is already over"))
         match.status = MatchStatus.ABORTED
         match.end_reason = EndReason.ABORTED_BY_MODERATOR
         match.finished_at = timezone.now()
@@ -525,14 +535,14 @@ def player_reinstate(*, moderator, player, reason: str) -> None:
 def report_create(*, reporter, match_id: int, reason: str, details: str = "") -> Report:
     """A player reports their opponent in a match."""
     if reason not in Report.Reason.values:
-        raise GameError("Choose a reason from the list")
+        raise GameError(_("Choose a reason from the list"))
     with transaction.atomic():
         match = _locked(match_id)
         seat = match.seat_of(reporter)
         if seat is None or match.players[seat ^ 1] is None:
-            raise NotAllowed("You can only report your opponent in a match you play")
+            raise NotAllowed(_("You can only report your opponent in a match you play"))
         if match.computer:
-            raise NotAllowed("The computer plays by the rules: there is nobody to report")
+            raise NotAllowed(_("The computer plays by the rules: there is nobody to report"))
         return Report.objects.create(
             reporter=reporter, reported=match.players[seat ^ 1], match=match,
             reason=reason, details=(details or "")[:2000],
@@ -544,7 +554,7 @@ def report_close(*, moderator, report: Report, dismissed: bool, reason: str) -> 
     with transaction.atomic():
         report = Report.objects.select_for_update().get(pk=report.pk)
         if report.status != Report.Status.OPEN:
-            raise Conflict("This report was already handled")
+            raise Conflict(_("This report was already handled"))
         report.status = Report.Status.DISMISSED if dismissed else Report.Status.RESOLVED
         report.save(update_fields=["status"])
         kind = (

@@ -1,12 +1,19 @@
 """Why an action was refused, in words a player understands.
 
 Every refusal is an ``IllegalAction`` (a ``ValueError``); the subclasses let callers and tests
-tell the cases apart without parsing messages.
+tell the cases apart without parsing messages. The message is English; ``code`` and ``params``
+say the same thing as data, so that the site can say it in the player's language
+(``games.refusals``) without parsing it.
 """
 
 
 class IllegalAction(ValueError):
     """The action is not allowed in this state; the state is unchanged."""
+
+    def __init__(self, message: str, code: str = "", **params):
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class MatchOver(IllegalAction):

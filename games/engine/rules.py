@@ -287,18 +287,31 @@ def _wrong_moment(state: State, kind: ActionKind) -> WrongPhase:
     phase = state.phase
     dealer = state.turn == state.dealer
     if phase is _NAME_JOKER:
-        expected = "the joker was turned up, so name its suit first"
+        expected = "name_joker"
     elif phase is _ROUND_ONE:
-        expected = "you may pass or take it up" if dealer else "you may pass or order it up"
+        expected = "round_one_dealer" if dealer else "round_one"
     elif phase is _DEALER_DECIDES:
-        expected = "you were ordered up: take it up or leave it"
+        expected = "dealer_decides"
     elif phase is _DISCARD:
-        expected = "discard a card first"
+        expected = "discard"
     elif phase is _ROUND_TWO:
-        expected = "you may pass or name a suit"
+        expected = "round_two"
     else:
-        expected = "play a card"
-    return WrongPhase(f"You cannot {_VERBS[kind]} now: {expected}")
+        expected = "play"
+    message = f"You cannot {_VERBS[kind]} now. {_EXPECTED[expected]}"
+    return WrongPhase(message, "wrong_phase", verb=kind.value, expected=expected)
+
+
+# What the seat may do instead, by phase: the second sentence of a WrongPhase message.
+_EXPECTED = {
+    "name_joker": "The joker was turned up: name its suit first.",
+    "round_one_dealer": "You may pass or take it up.",
+    "round_one": "You may pass or order it up.",
+    "dealer_decides": "You were ordered up: take it up or leave it.",
+    "discard": "Discard a card first.",
+    "round_two": "You may pass or name a suit.",
+    "play": "Play a card.",
+}
 
 
 def apply(state: State, action: Action) -> State:
@@ -312,12 +325,12 @@ def _decide(state: State, action: Action) -> State:
     """Every action but a card played, and the refusal of anything out of place."""
     phase = state.phase
     if phase is _MATCH_OVER:
-        raise MatchOver("The match is over")
+        raise MatchOver("The match is over", "match_over")
     if not isinstance(action, Action):
-        raise UnknownAction("That is not an action in this game")
+        raise UnknownAction("That is not an action in this game", "not_an_action")
     seat = action.seat
     if seat != state.turn:
-        raise NotYourTurn("It is not your turn")
+        raise NotYourTurn("It is not your turn", "not_your_turn")
     kind = action.kind
     if phase is _PLAY:
         raise _wrong_moment(state, kind)  # a card played by the seat to act never gets here
@@ -399,7 +412,9 @@ def _dealer_decides(state: State, seat: int, action: Action) -> State:
         return _take_up(state, seat, state.bids + (action,), state.maker, state.trump)
     if kind is _DO_LEAVE:
         if state.rules.dealer_must_take_up:
-            raise DealerMustTakeUp("In this match the dealer must take up the upcard")
+            raise DealerMustTakeUp(
+                "In this match the dealer must take up the upcard", "dealer_must_take_up"
+            )
         return _start_play(state, {"bids": state.bids + (action,), "upcard_fate": _UPCARD_LEFT})
     raise _wrong_moment(state, kind)
 
@@ -415,7 +430,7 @@ def _start_play(state: State, changes: dict) -> State:
 def _discard(state: State, seat: int, card: int) -> State:
     hand = state.hands[seat]
     if not hand >> card & 1:
-        raise CardNotHeld(f"You do not have {card_name(card)}")
+        raise CardNotHeld(f"You do not have {card_name(card)}", "card_not_held", card=card)
     hands = list(state.hands)
     hands[seat] = hand ^ (1 << card)
     return _start_play(state, {"hands": tuple(hands), "discard": card})
@@ -425,7 +440,7 @@ def _round_two(state: State, seat: int, action: Action) -> State:
     kind = action.kind
     if kind is _DO_NAME:
         if action.suit == state.upcard_suit:
-            raise SuitTurnedDown("You cannot name the suit that was turned down")
+            raise SuitTurnedDown("You cannot name the suit that was turned down", "turned_down")
         return _start_play(
             state, {"bids": state.bids + (action,), "trump": action.suit, "maker": seat}
         )
@@ -434,7 +449,7 @@ def _round_two(state: State, seat: int, action: Action) -> State:
     if seat != state.dealer:
         return evolve(state, {"turn": seat ^ 1, "bids": state.bids + (action,)})
     if state.rules.stick_the_dealer:
-        raise DealerMustName("Stick the dealer: the dealer must name a suit")
+        raise DealerMustName("Stick the dealer: the dealer must name a suit", "must_name")
     # Both passed twice: the hand is void and the other player deals.
     bids = state.bids + (action,)
     result = _hand_result(state, bids, (), (0, 0), (0, 0), _PASSED_OUT)
@@ -449,7 +464,7 @@ def _play(state: State, action: Action) -> State:
     card = action.card
     hand = state.hands[seat]
     if not hand >> card & 1:
-        raise CardNotHeld(f"You do not have {card_name(card)}")
+        raise CardNotHeld(f"You do not have {card_name(card)}", "card_not_held", card=card)
     hand ^= 1 << card
     hands = (hand, state.hands[1]) if seat == 0 else (state.hands[0], hand)
     trick = state.trick
@@ -465,7 +480,7 @@ def _play(state: State, action: Action) -> State:
     lead = trick[0][1]
     led = EFFECTIVE_SUIT[trump][lead]
     if EFFECTIVE_SUIT[trump][card] != led and state.hands[seat] & SUIT_MASK[trump][led]:
-        raise MustFollowSuit(f"You must follow {SUIT_WORDS[led]}")
+        raise MustFollowSuit(f"You must follow {SUIT_WORDS[led]}", "must_follow", suit=led)
     power = POWER[trump][led]
     leader = state.leader
     winner = seat if power[card] > power[lead] else leader

@@ -101,8 +101,9 @@ class Action:
         except (KeyError, IndexError, TypeError):
             pass
         if seat not in (0, 1):
-            raise UnknownAction("There is no such seat: seats are 0 and 1")
-        raise UnknownAction(f"{str(text)[:40]!r} is not an action in this game")
+            raise UnknownAction("There is no such seat: seats are 0 and 1", "no_such_seat")
+        shown = str(text)[:40]
+        raise UnknownAction(f"{shown!r} is not an action in this game", "unknown", text=shown)
 
 
 def _all_actions(seat: int) -> dict[str, Action]:
