@@ -11,9 +11,8 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
-from django.conf.locale import LANG_INFO
-
 import dj_database_url
+from django.conf.locale import LANG_INFO
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent

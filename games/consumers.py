@@ -15,9 +15,12 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from . import computer, selectors, services, throttle
 from .board import board_context
+from .i18n import language_for_scope
 from .models import Match
 from .realtime import LOBBY_GROUP, match_group, remember_server_loop
 
@@ -82,6 +85,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         remember_server_loop()
+        self.language = language_for_scope(self.scope)  # pushes speak the viewer's language
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.user = self.scope["user"]
         self.heartbeat_task = None
@@ -153,17 +157,22 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if not isinstance(action, str) or len(action) > 16:
                 raise ValueError
         except (ValueError, KeyError, TypeError):
-            await self.send(text_data=_error_frame("That move could not be read"))
+            with translation.override(self.language):
+                await self.send(text_data=_error_frame(_("That move could not be read")))
             return
         try:
             await database_sync_to_async(self._move)(action, version)
         except (services.GameError, throttle.Throttled) as error:
-            await self.send(text_data=_error_frame(error.message))
+            with translation.override(self.language):
+                await self.send(text_data=_error_frame(error.message))
         # On success the broadcast after the commit brings the new board to every socket.
 
     def _move(self, action: str, version: int) -> None:
-        throttle.move(self.user)
-        services.move_apply(user=self.user, match_id=self.match_id, action=action, version=version)
+        with translation.override(self.language):  # a refusal is worded for this player
+            throttle.move(self.user)
+            services.move_apply(
+                user=self.user, match_id=self.match_id, action=action, version=version
+            )
 
     async def match_changed(self, event: dict) -> None:
         if event.get("presence"):
@@ -176,8 +185,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     def _render_board(self) -> str:
         match = Match.objects.select_related("player0", "player1", "winner").get(pk=self.match_id)
-        context = board_context(match, self.user, base_url=_base_url(self.scope))
-        return render_to_string("match.html#board", context)
+        with translation.override(self.language):
+            context = board_context(match, self.user, base_url=_base_url(self.scope))
+            return render_to_string("match.html#board", context)
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
@@ -185,6 +195,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         remember_server_loop()
+        self.language = language_for_scope(self.scope)
         self.user = self.scope["user"]
         if not self.user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)
@@ -198,7 +209,8 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
-        await self.send(text_data=_error_frame("The lobby takes no messages"))
+        with translation.override(self.language):
+            await self.send(text_data=_error_frame(_("The lobby takes no messages")))
 
     async def lobby_changed(self, event: dict) -> None:
         html = await database_sync_to_async(self._render_lists)()
@@ -207,4 +219,5 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     def _render_lists(self) -> str:
         context = selectors.lobby_lists(user=self.user)
         context["base_url"] = _base_url(self.scope)
-        return render_to_string("lobby.html#pushed-lists", context)
+        with translation.override(self.language):
+            return render_to_string("lobby.html#pushed-lists", context)

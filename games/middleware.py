@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from .i18n import SESSION_LANGUAGE
 
@@ -21,9 +22,11 @@ class ExplainRefusals:
                 request,
                 "error.html",
                 {
-                    "title": "Not this way",
-                    "message": f"This address does not take {request.method} requests"
-                    + (f" (only {allowed})." if allowed else "."),
+                    "title": _("Not this way"),
+                    "message": _(
+                        "This address does not take %(method)s requests (only %(allowed)s)."
+                    )
+                    % {"method": request.method, "allowed": allowed},
                 },
                 status=405,
             )

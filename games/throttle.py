@@ -14,13 +14,17 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 log = logging.getLogger(__name__)
 
 
 class Throttled(Exception):
     def __init__(self, retry_after: int, message: str = ""):
-        super().__init__(message or f"Too many requests: wait {wait_words(retry_after)}")
+        super().__init__(
+            message or _("Too many requests: wait %(wait)s") % {"wait": wait_words(retry_after)}
+        )
         self.retry_after = retry_after
         self.message = str(self)
 
@@ -55,9 +59,9 @@ def _count(name: str, seconds: int) -> int:
 def wait_words(seconds: int) -> str:
     """``75`` -> ``"2 minutes"``: how long to wait, as a person would say it."""
     if seconds < 60:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
     minutes = math.ceil(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
 
 
 def move(user) -> None:
@@ -68,5 +72,6 @@ def move(user) -> None:
         wait = wait_words(error.retry_after)
         raise Throttled(
             error.retry_after,
-            f"You are moving faster than anyone needs to: wait {wait} and try again",
+            _("You are moving faster than anyone needs to: wait %(wait)s and try again")
+            % {"wait": wait},
         ) from None

@@ -80,8 +80,10 @@ def locked_out(request: HttpRequest, original_response=None, credentials=None) -
     retry_at = last + settings.AXES_COOLOFF_TIME
     seconds = max(1, int((retry_at - timezone.now()).total_seconds()))
     context = {
-        "message": "Too many failed log-ins with this name or from your network: "
-        "log-ins are paused for a while to keep accounts safe from password guessing.",
+        "message": _(
+            "Too many failed log-ins with this name or from your network: "
+            "log-ins are paused for a while to keep accounts safe from password guessing."
+        ),
         "retry_at": timezone.localtime(retry_at),
         "wait": throttle.wait_words(seconds),
     }
@@ -142,13 +144,16 @@ def signup(request: HttpRequest) -> HttpResponse:
         except throttle.Throttled as error:
             return _throttled_page(
                 request, "registration/locked_out.html", {}, error,
-                "Too many sign-ups from your network or with this name: "
-                "sign-ups are paused for a while to keep robots out.",
+                _("Too many sign-ups from your network or with this name: "
+                  "sign-ups are paused for a while to keep robots out."),
             )  # fmt: skip
         if form.is_valid():
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome, {user.username}! Create a match or join one.")
+            messages.success(
+                request,
+                _("Welcome, %(player)s! Create a match or join one.") % {"player": user.username},
+            )
             return redirect(request.GET.get("next") or "lobby")
         return render(request, "registration/signup.html", {"form": form}, status=400)
     return render(request, "registration/signup.html", {"form": form})
@@ -207,7 +212,7 @@ def match_create_computer(request: HttpRequest) -> HttpResponse:
 def _match_or_404(match_id: int) -> Match:
     match = Match.objects.select_related("player0", "player1", "winner").filter(pk=match_id).first()
     if match is None:
-        raise Http404("There is no such match")
+        raise Http404(_("There is no such match"))
     return match
 
 
@@ -261,7 +266,7 @@ def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
     if not form.is_valid():
         match = _match_or_404(match_id)
         return _render_board(
-            request, match, "That move could not be read: reload the page and try again", 400
+            request, match, _("That move could not be read: reload the page and try again"), 400
         )
     return _act(
         request,
@@ -312,7 +317,7 @@ def match_claim(request: HttpRequest, match_id: int) -> HttpResponse:
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = selectors.user_by_name(username)
     if player is None:
-        raise Http404("There is no player of that name")
+        raise Http404(_("There is no player of that name"))
     context = {
         "player": player,
         "record": selectors.record(user=player),
@@ -367,7 +372,7 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
         return render(
             request,
             "replay.html",
-            {"match": match, "closed": "The replay opens when the match is over."},
+            {"match": match, "closed": _("The replay opens when the match is over.")},
             status=403,
         )
     try:
@@ -389,11 +394,11 @@ def match_report(request: HttpRequest, match_id: int) -> HttpResponse:
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         back = f"/matches/{match_id}/"
     if not form.is_valid():
-        messages.error(request, "Choose a reason from the list to send a report.")
+        messages.error(request, _("Choose a reason from the list to send a report."))
         return redirect(back)
     try:
         services.report_create(reporter=request.user, match_id=match_id, **form.cleaned_data)
     except services.GameError as error:
         return HttpResponse(error.message, status=error.status, content_type="text/plain")
-    messages.success(request, "Thank you: a moderator will look at your report.")
+    messages.success(request, _("Thank you: a moderator will look at your report."))
     return redirect(back)
