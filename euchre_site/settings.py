@@ -171,9 +171,10 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-# English and the five languages our players wrote the rules in. Django knows Burmese and
-# Thai; Amharic, Haitian Creole and Somali are described here (names for the switcher).
-LANGUAGES = [
+# English and the five languages our players wrote the rules in, each with a catalogue in
+# locale/ (``manage.py update_catalogues``). The switcher offers a language once its
+# catalogue is complete (a test holds every offered one to that): LANGUAGES.
+CATALOGUE_LANGUAGES = [
     ("en", "English"),
     ("my", "Burmese"),
     ("ht", "Haitian Creole"),
@@ -181,6 +182,8 @@ LANGUAGES = [
     ("so", "Somali"),
     ("am", "Amharic"),
 ]
+TRANSLATED = {"en", "ht"}
+LANGUAGES = [(code, name) for code, name in CATALOGUE_LANGUAGES if code in TRANSLATED]
 LANG_INFO.update(
     {
         "am": {"bidi": False, "code": "am", "name": "Amharic", "name_local": "አማርኛ"},

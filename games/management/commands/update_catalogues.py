@@ -1,0 +1,55 @@
+"""Bring every catalogue up to date with the marked strings, then compile them.
+
+    python manage.py update_catalogues
+
+Runs makemessages for every language of settings.CATALOGUE_LANGUAGES (new strings arrive
+empty in the others, for translators), fills the English catalogue (English is the source:
+each string is its own translation) and compiles every catalogue (compilemessages, which
+needs gettext).
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from games import catalogues
+
+IGNORED = [".venv", "staticfiles", "tests", "bench", "artifacts", "locale"]
+
+
+class Command(BaseCommand):
+    help = "makemessages for every language, fill the English catalogue, compilemessages."
+
+    def handle(self, *args, **options) -> None:
+        codes = [code for code, _name in settings.CATALOGUE_LANGUAGES]
+        call_command(
+            "makemessages", locale=codes, ignore_patterns=IGNORED, no_location=True,
+            no_obsolete=True, verbosity=0,
+        )  # fmt: skip
+        for code in codes:  # the header names its language (makemessages leaves it blank)
+            path = catalogues.path_of(code)
+            entries = catalogues.read(path)
+            header = entries[0]
+            header.strings[0] = re.sub(
+                r"Language: [^\n]*\n", f"Language: {code}\n", header.strings[0]
+            )
+            catalogues.write(path, entries)
+        english = catalogues.path_of("en")
+        entries = catalogues.read(english)
+        entries[0].flags.discard("fuzzy")
+        for entry in entries[1:]:
+            entry.flags.discard("fuzzy")
+            if entry.plural is None:
+                entry.strings = {0: entry.msgid}
+            else:
+                entry.strings = {0: entry.msgid, 1: entry.plural}
+        catalogues.write(english, entries)
+        call_command("compilemessages", ignore_patterns=IGNORED, verbosity=0)
+        for code in codes:
+            left = len(catalogues.missing(catalogues.read(catalogues.path_of(code))))
+            state = "complete" if not left else f"{left} strings to translate"
+            self.stdout.write(f"{code}: {state}")

@@ -1,0 +1,158 @@
+"""Play in your own language: catalogues complete and current, the switcher remembered,
+the game's words consistent, and pushes in the viewer's language."""
+
+from __future__ import annotations
+
+import gettext
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from games import catalogues
+from games.glossary import TERMS
+from games.models import PlayerSettings
+from tests.conftest import missing
+from tests.matches import start
+
+OFFERED = [code for code, _name in settings.LANGUAGES]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_english_is_the_default_and_every_catalogue_language_is_known_to_django():
+    assert settings.LANGUAGE_CODE == "en" and "en" in OFFERED
+    assert [c for c, _ in settings.CATALOGUE_LANGUAGES] == ["en", "my", "ht", "th", "so", "am"]
+    for code, _name in settings.CATALOGUE_LANGUAGES:
+        assert translation.get_language_info(code)["name_local"]
+
+
+@pytest.mark.parametrize("code", OFFERED)
+def test_an_offered_catalogue_has_no_empty_or_fuzzy_entry(code):
+    entries = catalogues.read(catalogues.path_of(code))
+    assert len(entries) > 300
+    assert [e.msgid for e in catalogues.missing(entries)] == []
+    assert f"Language: {code}" in entries[0].strings[0]
+
+
+@pytest.mark.parametrize("code", OFFERED)
+def test_the_compiled_catalogue_is_the_po_file_compiled_now(code, tmp_path):
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        missing("gettext's msgfmt (apt-get install gettext)")
+    po = catalogues.path_of(code)
+    fresh = tmp_path / "django.mo"
+    subprocess.run([msgfmt, "--check-format", "-o", str(fresh), str(po)], check=True)
+    committed = po.with_suffix(".mo")
+
+    def catalogue(path):
+        with path.open("rb") as handle:
+            return gettext.GNUTranslations(handle)._catalog
+
+    assert catalogue(committed) == catalogue(fresh), "run: python manage.py update_catalogues"
+
+
+def test_makemessages_finds_no_marked_string_missing_from_the_catalogues(tmp_path):
+    if shutil.which("xgettext") is None:
+        missing("gettext's xgettext (apt-get install gettext)")
+    # makemessages into a copy of the project's catalogues, then compare the strings.
+    copy = tmp_path / "locale"
+    shutil.copytree(ROOT / "locale", copy)
+    with translation.override("en"):
+        original = settings.LOCALE_PATHS
+        settings.LOCALE_PATHS = [copy]
+        try:
+            call_command(
+                "makemessages", locale=["en"], no_location=True, no_obsolete=True,
+                ignore_patterns=[".venv", "staticfiles", "tests", "bench", "artifacts", "locale"],
+                verbosity=0,
+            )  # fmt: skip
+        finally:
+            settings.LOCALE_PATHS = original
+    fresh = {e.key for e in catalogues.read(copy / "en" / "LC_MESSAGES" / "django.po")[1:]}
+    for code, _name in settings.CATALOGUE_LANGUAGES:
+        ours = {e.key for e in catalogues.read(catalogues.path_of(code))[1:]}
+        assert fresh == ours, f"{code}: run python manage.py update_catalogues"
+
+
+@pytest.mark.parametrize("code", [c for c in OFFERED if c != "en"])
+def test_the_games_words_keep_one_translation_across_the_site(code):
+    """Wherever an English text says "right bower", the translation says the glossary's word."""
+    entries = catalogues.read(catalogues.path_of(code))[1:]
+    with translation.override(code):
+        words = {english: str(word).lower() for english, word, _meaning in TERMS}
+    checked = 0
+    for english, word in words.items():
+        pattern = re.compile(rf"\b{re.escape(english)}\b", re.IGNORECASE)
+        for entry in entries:
+            if pattern.search(entry.msgid):
+                assert word in entry.strings[0].lower(), (english, entry.msgid, entry.strings[0])
+                checked += 1
+    assert checked >= 15
+
+
+@pytest.mark.django_db
+def test_the_browser_language_picks_the_first_default():
+    other = next(c for c in OFFERED if c != "en")
+    page = Client(headers={"accept-language": f"{other},en;q=0.5"}).get("/")
+    assert f'<html lang="{other}">' in page.content.decode()
+    english = Client(headers={"accept-language": "de,en;q=0.5"}).get("/")
+    assert '<html lang="en">' in english.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_visitors_choice_is_kept_in_a_cookie():
+    other = next(c for c in OFFERED if c != "en")
+    client = Client()
+    response = client.post(reverse("language_set"), {"language": other, "next": "/rules/"})
+    assert response.status_code == 302 and response.url == "/rules/"
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == other
+    assert f'<html lang="{other}">' in client.get("/rules/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_players_choice_follows_them_to_another_device(alice):
+    other = next(c for c in OFFERED if c != "en")
+    phone = Client()
+    phone.force_login(alice)
+    phone.post(reverse("language_set"), {"language": other, "next": "/play/"})
+    assert PlayerSettings.objects.get(user=alice).language == other
+    laptop = Client(headers={"accept-language": "en"})
+    laptop.post("/accounts/login/", {"username": "alice", "password": "correct horse 1"})
+    assert f'<html lang="{other}">' in laptop.get("/play/").content.decode()
+
+
+@pytest.mark.django_db
+def test_an_unknown_language_or_an_outside_next_is_refused_or_ignored():
+    client = Client()
+    response = client.post(reverse("language_set"), {"language": "xx"})
+    assert (
+        response.status_code == 400
+        and "Choose a language from the list" in response.content.decode()
+    )
+    assert settings.LANGUAGE_COOKIE_NAME not in client.cookies
+    response = client.post(
+        reverse("language_set"), {"language": "en", "next": "https://evil.example/"}
+    )
+    assert response.url == "/"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("code", OFFERED)
+def test_the_rules_page_and_the_board_speak_each_language(client, alice, bob, code):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
+    rules = client.get("/rules/").content.decode()
+    assert 'data-example="order"' in rules and "J" in rules  # the same card examples
+    match = start(alice, bob)
+    client.force_login(match.players[match.state.turn])
+    board = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    with translation.override(code):
+        assert translation.gettext("Pass") in board
+        assert translation.gettext("Your hand") in board
+        assert translation.gettext("The rules of two-hand euchre") in rules
