@@ -1,0 +1,40 @@
+"""A player switches language on the match page and sees the board in it (every offered
+language; a screenshot of each lands in artifacts/screenshots/)."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.utils import translation
+
+from games.engine import legal_actions
+from tests.e2e.conftest import SCREENSHOTS
+from tests.matches import start
+
+pytestmark = pytest.mark.django_db(transaction=True)
+OFFERED = [code for code, _name in settings.LANGUAGES]
+
+
+@pytest.mark.parametrize("code", [c for c in OFFERED if c != "en"] or ["en"])
+def test_switching_language_on_the_match_page_translates_the_board(
+    live_server_url, new_page, alice, bob, code
+):
+    match = start(alice, bob)
+    player = match.players[match.state.turn]
+    page = new_page(width=390, height=844, logged_in=player)  # a phone: long words must fit
+    page.goto(f"{live_server_url}/matches/{match.pk}/")
+    with translation.override("en"):
+        assert page.locator("[data-action=pass]").inner_text() == "Pass"
+    page.select_option("[data-language-choice]", code)  # submits by itself
+    page.wait_for_selector(f'html[lang="{code}"]')
+    page.wait_for_selector("#board")
+    with translation.override(code):
+        assert page.locator("[data-action=pass]").inner_text() == translation.gettext("Pass")
+        assert translation.gettext("Resign") in page.locator("[data-action=resign]").inner_text()
+        legal = [str(a) for a in legal_actions(match.state)]
+        assert "pass" in legal
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"match-in-{code}.png"), full_page=True)
+    page.goto(f"{live_server_url}/rules/")
+    page.screenshot(path=str(SCREENSHOTS / f"rules-in-{code}.png"), full_page=True)
