@@ -29,9 +29,9 @@ class Entry:
     def key(self) -> tuple[str | None, str, str | None]:
         return (self.context, self.msgid, self.plural)
 
-    @property
-    def complete(self) -> bool:
-        wanted = {0, 1} if self.plural is not None else {0}
+    def complete(self, plurals: int = 2) -> bool:
+        """Translated, not fuzzy; a plural entry in every form the language has."""
+        wanted = range(plurals) if self.plural is not None else [0]
         return "fuzzy" not in self.flags and all(self.strings.get(i) for i in wanted)
 
 
@@ -112,4 +112,6 @@ def write(path: Path, entries: list[Entry]) -> None:
 
 def missing(entries: list[Entry]) -> list[Entry]:
     """Entries without a whole translation (empty, or marked fuzzy); the header aside."""
-    return [e for e in entries if e.msgid and not e.complete]
+    found = re.search(r"nplurals=(\d+)", entries[0].strings.get(0, "")) if entries else None
+    plurals = int(found.group(1)) if found else 2
+    return [e for e in entries if e.msgid and not e.complete(plurals)]
