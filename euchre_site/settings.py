@@ -182,7 +182,7 @@ CATALOGUE_LANGUAGES = [
     ("so", "Somali"),
     ("am", "Amharic"),
 ]
-TRANSLATED = {"en", "ht", "so", "th"}
+TRANSLATED = {"en", "ht", "so", "th", "am"}
 LANGUAGES = [(code, name) for code, name in CATALOGUE_LANGUAGES if code in TRANSLATED]
 LANG_INFO.update(
     {
