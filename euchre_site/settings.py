@@ -182,7 +182,7 @@ CATALOGUE_LANGUAGES = [
     ("so", "Somali"),
     ("am", "Amharic"),
 ]
-TRANSLATED = {"en", "ht", "so", "th", "am"}
+TRANSLATED = {"en", "my", "ht", "th", "so", "am"}
 LANGUAGES = [(code, name) for code, name in CATALOGUE_LANGUAGES if code in TRANSLATED]
 LANG_INFO.update(
     {
