@@ -25,6 +25,8 @@ def test_switching_language_on_the_match_page_translates_the_board(
     page.goto(f"{live_server_url}/matches/{match.pk}/")
     with translation.override("en"):
         assert page.locator("[data-action=pass]").inner_text() == "Pass"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "match-in-en.png"), full_page=True)
     page.select_option("[data-language-choice]", code)  # submits by itself
     page.wait_for_selector(f'html[lang="{code}"]')
     page.wait_for_selector("#board")

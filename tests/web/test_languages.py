@@ -156,3 +156,27 @@ def test_the_rules_page_and_the_board_speak_each_language(client, alice, bob, co
         assert translation.gettext("Pass") in board
         assert translation.gettext("Your hand") in board
         assert translation.gettext("The rules of two-hand euchre") in rules
+
+
+@pytest.mark.django_db
+def test_dates_follow_the_locale(alice):
+    from datetime import datetime
+
+    from django.utils import timezone
+    from django.utils.formats import date_format
+
+    day = timezone.make_aware(datetime(2026, 3, 7))
+    with translation.override("en"):
+        english = date_format(day, "SHORT_DATE_FORMAT")
+    with translation.override("so"):
+        somali = date_format(day, "SHORT_DATE_FORMAT")
+    with translation.override("th"):
+        thai = date_format(day, "DATE_FORMAT")
+    assert english == "03/07/2026" and somali == "07/03/2026"  # month first, then day first
+    assert "2026" in thai and "มีนาคม" in thai  # Thai month names, from Django's catalogue
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ht"
+    client.force_login(alice)
+    page = client.get(reverse("profile", args=["alice"])).content.decode()
+    joined = alice.date_joined
+    assert f"{joined.day}/{joined.month}/{joined.year}" in page
