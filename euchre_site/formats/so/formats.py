@@ -1,9 +1,1 @@
-# Dates as numbers: Django has no month names in this language. Day first, as written there.
-DATE_FORMAT = "j/n/Y"
-SHORT_DATE_FORMAT = "d/m/Y"
-DATETIME_FORMAT = "j/n/Y H:i"
-SHORT_DATETIME_FORMAT = "d/m/Y H:i"
-TIME_FORMAT = "H:i"
-DECIMAL_SEPARATOR = "."
-THOUSAND_SEPARATOR = ","
-NUMBER_GROUPING = 3
+from euchre_site.formats.numeric import *  # noqa: F403
