@@ -280,36 +280,23 @@ def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
     )
 
 
-@login_required
-@require_POST
-def match_join(request: HttpRequest, match_id: int) -> HttpResponse:
-    return _act(
-        request, match_id, lambda: services.match_join(user=request.user, match_id=match_id)
-    )
+def _match_action(service):
+    """A POST view on one match that calls ``service(user=, match_id=)`` and answers with the
+    board (or the refusal in words): join, abort, resign, claim."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, match_id: int) -> HttpResponse:
+        return _act(request, match_id, lambda: service(user=request.user, match_id=match_id))
+
+    view.__name__ = view.__qualname__ = service.__name__
+    return view
 
 
-@login_required
-@require_POST
-def match_abort(request: HttpRequest, match_id: int) -> HttpResponse:
-    return _act(
-        request, match_id, lambda: services.match_abort(user=request.user, match_id=match_id)
-    )
-
-
-@login_required
-@require_POST
-def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
-    return _act(
-        request, match_id, lambda: services.match_resign(user=request.user, match_id=match_id)
-    )
-
-
-@login_required
-@require_POST
-def match_claim(request: HttpRequest, match_id: int) -> HttpResponse:
-    return _act(
-        request, match_id, lambda: services.match_claim(user=request.user, match_id=match_id)
-    )
+match_join = _match_action(services.match_join)
+match_abort = _match_action(services.match_abort)
+match_resign = _match_action(services.match_resign)
+match_claim = _match_action(services.match_claim)
 
 
 @login_required
