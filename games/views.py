@@ -3,6 +3,7 @@ from __future__ import annotations
 from datetime import timedelta
 from urllib.parse import urlencode
 
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -11,16 +12,18 @@ from django.db import connection
 from django.db.models import Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import computer, i18n, selectors, services, throttle
-from .board import board_context, replay_context
+from .board import Card, board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
 from .forms import ComputerMatchForm, MatchCreateForm, MoveForm, ReportForm, SignupForm
+from .glossary import TERMS
 from .models import Match, MatchStatus
 
 
@@ -34,9 +37,6 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     """The rule book (RULES.md) in the reader's language, with the same card examples."""
-    from .board import Card
-    from .glossary import TERMS
-
     context = {
         "rules": Rules(),
         "clubs_order": [Card(c) for c in "JC JS AC KC QC TC 9C".split()],
@@ -68,41 +68,37 @@ def _client_address(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
-def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
-    """django-axes' answer to a log-in from a locked-out address or name: 429, and when."""
-    from axes.models import AccessAttempt
+def _safe_target(request: HttpRequest, target: str, default: str) -> str:
+    """``target`` if it is a page of this site, else ``default`` (no open redirects)."""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return default
 
-    username = (credentials or {}).get("username") or request.POST.get("username", "")
-    attempts = AccessAttempt.objects.filter(
-        Q(ip_address=_client_address(request)) | Q(username=username)
-    )
-    last = attempts.aggregate(last=Max("attempt_time"))["last"] or timezone.now()
-    retry_at = last + settings.AXES_COOLOFF_TIME
-    seconds = max(1, int((retry_at - timezone.now()).total_seconds()))
-    context = {
-        "message": _(
-            "Too many failed log-ins with this name or from your network: "
-            "log-ins are paused for a while to keep accounts safe from password guessing."
-        ),
-        "retry_at": timezone.localtime(retry_at),
-        "wait": throttle.wait_words(seconds),
-    }
+
+def _wait_page(request: HttpRequest, message: str, seconds: int) -> HttpResponse:
+    """429: what is paused, and the time to try again."""
+    retry_at = timezone.localtime(timezone.now() + timedelta(seconds=seconds))
+    context = {"message": message, "retry_at": retry_at, "wait": throttle.wait_words(seconds)}
     response = render(request, "registration/locked_out.html", context, status=429)
     response["Retry-After"] = str(seconds)
     return response
 
 
-def _throttled_page(request, template: str, context: dict, error: throttle.Throttled, message):
-    retry_at = timezone.localtime(timezone.now() + timedelta(seconds=error.retry_after))
-    context = {
-        **context,
-        "message": message,
-        "retry_at": retry_at,
-        "wait": throttle.wait_words(error.retry_after),
-    }
-    response = render(request, template, context, status=429)
-    response["Retry-After"] = str(error.retry_after)
-    return response
+def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+    """django-axes' answer to a log-in from a locked-out address or name: 429, and when."""
+    username = (credentials or {}).get("username") or request.POST.get("username", "")
+    attempts = AccessAttempt.objects.filter(
+        Q(ip_address=_client_address(request)) | Q(username=username)
+    )
+    last = attempts.aggregate(last=Max("attempt_time"))["last"] or timezone.now()
+    seconds = int((last + settings.AXES_COOLOFF_TIME - timezone.now()).total_seconds())
+    message = _(
+        "Too many failed log-ins with this name or from your network: "
+        "log-ins are paused for a while to keep accounts safe from password guessing."
+    )
+    return _wait_page(request, message, max(1, seconds))
 
 
 @require_POST
@@ -117,10 +113,7 @@ def language_set(request: HttpRequest) -> HttpResponse:
             {"title": _("Unknown language"), "message": _("Choose a language from the list.")},
             status=400,
         )
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
-        back = "/"
-    response = redirect(back)
+    response = redirect(_safe_target(request, request.POST.get("next", ""), "/"))
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
         samesite="Lax", secure=settings.SESSION_COOKIE_SECURE,
@@ -142,11 +135,11 @@ def signup(request: HttpRequest) -> HttpResponse:
             name = str(request.POST.get("username", ""))[:150].lower()
             throttle.hit("signup-name", name, settings.SIGNUP_LIMIT_PER_USERNAME, 3600)
         except throttle.Throttled as error:
-            return _throttled_page(
-                request, "registration/locked_out.html", {}, error,
-                _("Too many sign-ups from your network or with this name: "
-                  "sign-ups are paused for a while to keep robots out."),
-            )  # fmt: skip
+            message = _(
+                "Too many sign-ups from your network or with this name: "
+                "sign-ups are paused for a while to keep robots out."
+            )
+            return _wait_page(request, message, error.retry_after)
         if form.is_valid():
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -154,7 +147,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 request,
                 _("Welcome, %(player)s! Create a match or join one.") % {"player": user.username},
             )
-            return redirect(request.GET.get("next") or "lobby")
+            return redirect(_safe_target(request, request.GET.get("next", ""), reverse("lobby")))
         return render(request, "registration/signup.html", {"form": form}, status=400)
     return render(request, "registration/signup.html", {"form": form})
 
@@ -377,9 +370,7 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_report(request: HttpRequest, match_id: int) -> HttpResponse:
     """A player reports the opponent; a moderator sees it in the admin's queue."""
     form = ReportForm(request.POST)
-    back = request.POST.get("back") or f"/matches/{match_id}/"
-    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-        back = f"/matches/{match_id}/"
+    back = _safe_target(request, request.POST.get("back", ""), f"/matches/{match_id}/")
     if not form.is_valid():
         messages.error(request, _("Choose a reason from the list to send a report."))
         return redirect(back)

@@ -70,6 +70,17 @@ def test_signing_up_logs_in_and_opens_the_lobby(client):
     assert "dora" in page and 'data-action="create-match"' in page
 
 
+def test_after_signing_up_next_leads_only_to_a_page_of_this_site(client):
+    data = {"password1": "Zebra-cards-41", "password2": "Zebra-cards-41"}
+    inside = client.post("/accounts/signup/?next=/leaderboard/", {**data, "username": "fay"})
+    assert inside.url == "/leaderboard/"
+    client.logout()
+    outside = client.post(
+        "/accounts/signup/?next=https://evil.example/", {**data, "username": "gus"}
+    )
+    assert outside.url == "/play/"
+
+
 def test_weak_passwords_are_refused_with_the_reason(client):
     response = client.post(
         "/accounts/signup/", {"username": "ed", "password1": "12345678", "password2": "12345678"}
