@@ -133,8 +133,27 @@ class Match(models.Model):
         return self.turn_started_at + timedelta(seconds=self.move_seconds)
 
 
-class Move(models.Model):
+class AppendOnly(models.Model):
+    """Rows that are written once and never changed or deleted (history, audit)."""
+
+    append_only = "This record is append-only"  # the refusal, worded by each model
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValueError(f"{self.append_only}: a saved one is never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError(f"{self.append_only}: a saved one is never deleted")
+
+
+class Move(AppendOnly):
     """One action in a match. Append-only: the application never changes or deletes one."""
+
+    append_only = "Moves are append-only"
 
     match = models.ForeignKey(Match, models.PROTECT, related_name="moves")
     seq = models.PositiveIntegerField()  # 1, 2, 3... within the match
@@ -149,14 +168,6 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}#{self.seq} seat {self.seat}: {self.action}"
-
-    def save(self, *args, **kwargs) -> None:
-        if not self._state.adding:
-            raise ValueError("Moves are append-only: a saved move is never changed")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ValueError("Moves are append-only: a saved move is never deleted")
 
 
 class PlayerRating(models.Model):
@@ -246,8 +257,10 @@ class Report(models.Model):
         return f"Report {self.pk}: {self.reporter} about {self.reported}"
 
 
-class ModerationAction(models.Model):
+class ModerationAction(AppendOnly):
     """The audit log: every moderator action, append-only."""
+
+    append_only = "The audit log is append-only"
 
     class Kind(models.TextChoices):
         VOID = "void", _("Void match")
@@ -273,14 +286,6 @@ class ModerationAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} by {self.moderator}"
-
-    def save(self, *args, **kwargs) -> None:
-        if not self._state.adding:
-            raise ValueError("The audit log is append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ValueError("The audit log is append-only")
 
 
 class PlayerSettings(models.Model):
