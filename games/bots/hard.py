@@ -168,12 +168,7 @@ def _bids(view: View, table: Table) -> dict[str, float]:
         scores[f"name:{SUITS[s]}"] = average(_naming(table, s))
     if "pass" in view.legal_actions:
         if seat != view.dealer:
-
-            def dealer_names(o: int) -> int:
-                s = medium.wants_to_name(o, up, must=stick)
-                return 0 if s is None else value(o, s, opp)
-
-            scores["pass"] = average(dealer_names)
+            scores["pass"] = average(_dealer_names(table, up, stick))
         else:
             scores["pass"] = 0.0  # the hand is passed out
     return scores
@@ -183,18 +178,23 @@ def _naming(table: Table, suit: int) -> Callable[[int], int]:
     return lambda o: table.value(o, suit, table.seat)
 
 
+def _dealer_names(table: Table, up: int, stick: bool) -> Callable[[int], int]:
+    """This seat passed in round two as the non-dealer: the opponent (the dealer) names a
+    suit by the rules of thumb, or passes the hand out (never with stick the dealer)."""
+
+    def outcome(opponent: int) -> int:
+        suit = medium.wants_to_name(opponent, up, must=stick)
+        return 0 if suit is None else table.value(opponent, suit, table.seat ^ 1)
+
+    return outcome
+
+
 def _round_two_elder(
     table: Table, names: list[int], stick: bool, up: int
 ) -> dict[str, Callable[[int], int]]:
     """This seat's round-two options when it names first; passing leaves it to the dealer."""
-    opp = table.seat ^ 1
-
-    def dealer_names(o: int) -> int:
-        s = medium.wants_to_name(o, up, must=stick)
-        return 0 if s is None else table.value(o, s, opp)
-
     options = {f"name:{SUITS[s]}": _naming(table, s) for s in names}
-    options["pass"] = dealer_names
+    options["pass"] = _dealer_names(table, up, stick)
     return options
 
 

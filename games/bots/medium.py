@@ -23,8 +23,8 @@ from games.engine.view import View
 
 from .seen import SUITS, card, mask, suit_index
 
-# What a card is worth to the maker when ``trump`` is trump (tuned against the hard bot's
-# exact solutions: about 5.5 is where making trump starts to pay in the two-hand game).
+# What a card is worth to the maker when ``trump`` is trump. The weights and the threshold
+# are a player's rules of thumb set by hand; bench/bots.py measures how well they play.
 MAKE_AT = 5.5
 ORDER_MARGIN = 0.8  # ordering up hands the dealer the upcard: ask for more
 ACE = 7

@@ -30,7 +30,6 @@ class Solver:
         self.trump = trump
         self.maker = maker
         self.table: dict[tuple, bool] = {}
-        self.nodes = 0
 
     def maker_points(self, hands: tuple[int, int], turn: int, lead: int | None, made: int) -> int:
         """Points the maker scores from here under best play by both seats.
@@ -55,7 +54,6 @@ class Solver:
         known = self.table.get(key)
         if known is not None:
             return known
-        self.nodes += 1
         trump = self.trump
         maker_moves = turn == self.maker
         if lead < 0:
