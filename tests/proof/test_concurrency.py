@@ -2,7 +2,7 @@
 different legal moves, illegal ones and the waiting player's, all released at once. Exactly
 one legal move applies per version, in order, and the move log replays to the snapshot.
 
-Run with ``-s`` to see how many submissions were made.
+The counts are printed at the end of the module (tests/proof/conftest.py).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def submit_all_at_once(submissions) -> list[tuple[str, str]]:
     return outcomes
 
 
-def test_simultaneous_submissions_apply_exactly_the_legal_ones_in_order(alice, bob, capsys):
+def test_simultaneous_submissions_apply_exactly_the_legal_ones_in_order(alice, bob, figures):
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL: this runs in the DATABASE_URL pass of CI")
     rng = random.Random(8)
@@ -71,6 +71,7 @@ def test_simultaneous_submissions_apply_exactly_the_legal_ones_in_order(alice, b
         batch += [(mover, "play:JK" if "play:JK" not in legal else "order_up", match.version)]
         batch += [(waiting, rng.choice(legal), match.version)]  # out of turn
         batch += [(mover, same, match.version - 1)]  # stale
+        assert len(batch) == THREADS
         outcomes = submit_all_at_once([(u, a, v, match.pk) for u, a, v in batch])
         submitted += len(batch)
         applied = [action for outcome, action in outcomes if outcome == "applied"]
@@ -85,8 +86,10 @@ def test_simultaneous_submissions_apply_exactly_the_legal_ones_in_order(alice, b
     assert [action for _, _, action in moves] == applied_in_order
     rebuilt = replay(int(match.seed), match.rules, (Action.parse(s, a) for _, s, a in moves))
     assert state_to_json(rebuilt) == match.snapshot
-    with capsys.disabled():
-        print(
-            f"\nconcurrency: {submitted} submissions in {len(applied_in_order)} rounds of "
-            f"{THREADS} at once; {len(applied_in_order)} applied, one per version"
-        )
+    figures.update(
+        {
+            "submissions": submitted,
+            f"rounds of {THREADS} at once": len(applied_in_order),
+            "applied (one per version)": len(applied_in_order),
+        }
+    )

@@ -2,7 +2,7 @@
 values, unknown actions, missing fields, other people's matches. Never a server error, and a
 refused request changes nothing.
 
-Run with ``-s`` to see how many requests were tried.
+The counts are printed at the end of the module (tests/proof/conftest.py).
 """
 
 from __future__ import annotations
@@ -129,18 +129,13 @@ def world(alice, bob, carol, settings):
     return {"alice": alice, "ids": ids, "names": ["alice", "bob", "nobody", "a" * 300]}
 
 
-class Tally:
-    requests = 0
-    refused = 0
-
-
 @settings(
     max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(data=st.data())
-def test_no_request_makes_a_server_error_and_a_refused_one_changes_nothing(world, data):
+def test_no_request_makes_a_server_error_and_a_refused_one_changes_nothing(world, figures, data):
     client = Client(raise_request_exception=False)
     if data.draw(st.booleans(), label="logged in"):
         client.force_login(world["alice"])
@@ -161,10 +156,10 @@ def test_no_request_makes_a_server_error_and_a_refused_one_changes_nothing(world
         response = client.post(path + _query(query), data.draw(form_data), headers=headers)
     else:
         response = client.generic(method, path, "x=1", headers=headers)
-    Tally.requests += 1
+    figures["requests tried"] += 1
     assert response.status_code < 500, f"{method} {path}: {response.status_code}"
     if response.status_code >= 400 or method == "GET":
-        Tally.refused += response.status_code >= 400
+        figures["refused with a 4xx"] += response.status_code >= 400
         assert fingerprint() == before, f"{method} {path} {response.status_code} changed data"
     if response.status_code >= 400 and "text/html" in response.get("Content-Type", ""):
         assert response.content.strip(), "a refusal says why"
@@ -174,9 +169,3 @@ def _query(query: dict) -> str:
     from urllib.parse import urlencode
 
     return "?" + urlencode(query) if query else ""
-
-
-def test_zz_report_the_fuzz_figures(capsys):
-    with capsys.disabled():
-        print(f"\nfuzz: {Tally.requests} requests tried, {Tally.refused} refused with a 4xx")
-    assert Tally.requests >= EXAMPLES or Tally.requests == 0

@@ -36,21 +36,19 @@ messages = st.one_of(
 )
 
 
-class Tally:
-    messages = 0
-
-
 @settings(
     max_examples=150,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(batch=st.lists(messages, min_size=1, max_size=8))
-def test_any_message_on_the_socket_is_answered_and_the_socket_stays_open(alice, bob, batch):
+def test_any_message_on_the_socket_is_answered_and_the_socket_stays_open(
+    alice, bob, figures, batch
+):
     match = Match.objects.filter(status="active").first() or start(alice, bob, move_seconds=None)
     moves_before = Move.objects.count()
     applied = async_to_sync(send_all)(match, alice if match.seat_of(alice) == 0 else bob, batch)
-    Tally.messages += len(batch)
+    figures["messages sent"] += len(batch)
     assert Move.objects.count() == moves_before + applied  # only legal moves were applied
 
 
@@ -85,8 +83,3 @@ async def _board_version(ws) -> int:
 def _version(frame: str) -> int:
     found = re.search(r'data-version="(\d+)"', frame)
     return int(found.group(1)) if found else -1
-
-
-def test_zz_report_the_socket_fuzz_figures(capsys):
-    with capsys.disabled():
-        print(f"\nsocket fuzz: {Tally.messages} messages sent")
