@@ -10,6 +10,7 @@ import pytest
 from games.bots import STRENGTHS, choose
 from games.bots.seen import seen_from
 from games.engine import Rules, apply, legal_actions, new_match, view_for
+from games.engine.cards import CODES, cards_in
 from games.engine.state import Action
 from games.engine.view import hidden_cards
 from tests.engine.positions import bidding, codes_in, position
@@ -126,8 +127,6 @@ def test_the_seat_knows_the_opponent_is_void_in_a_suit_it_failed_to_follow():
 
 
 def codes_of(mask: int) -> set[str]:
-    from games.engine.cards import CODES, cards_in
-
     return {CODES[c] for c in cards_in(mask)}
 
 

@@ -7,7 +7,6 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from games.engine import legal_actions
 from tests.e2e.conftest import SCREENSHOTS
 from tests.matches import start
 
@@ -33,8 +32,6 @@ def test_switching_language_on_the_match_page_translates_the_board(
     with translation.override(code):
         assert page.locator("[data-action=pass]").inner_text() == translation.gettext("Pass")
         assert translation.gettext("Resign") in page.locator("[data-action=resign]").inner_text()
-        legal = [str(a) for a in legal_actions(match.state)]
-        assert "pass" in legal
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"match-in-{code}.png"), full_page=True)

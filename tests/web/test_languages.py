@@ -148,7 +148,10 @@ def test_an_unknown_language_or_an_outside_next_is_refused_or_ignored():
 def test_the_rules_page_and_the_board_speak_each_language(client, alice, bob, code):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
     rules = client.get("/rules/").content.decode()
-    assert 'data-example="order"' in rules and "J" in rules  # the same card examples
+    # The same card examples in every language: J♣ > J♠ > A♣ > K♣ > Q♣ > 10♣ > 9♣.
+    faces = re.findall(r'class="rank">([^<]+)</span><span class="suit">([^<]+)<', rules)
+    clubs = [("J", "♣"), ("J", "♠"), ("A", "♣"), ("K", "♣"), ("Q", "♣"), ("10", "♣"), ("9", "♣")]
+    assert faces == clubs + [("A", "♠"), ("J", "♦")]  # then the trick: the left bower wins
     match = start(alice, bob)
     client.force_login(match.players[match.state.turn])
     board = client.get(reverse("match_detail", args=[match.pk])).content.decode()
