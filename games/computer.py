@@ -6,9 +6,9 @@ and applies the choice through ``services.move_apply`` like any player's move, s
 the version check and the move log are the same. The thread keeps the bot's thinking off the
 server's event loop, and the delay makes the computer's card appear a beat after the player's.
 
-Nothing is lost if a process dies before the computer moves: opening the match page or its
-socket wakes the computer again (``wake_if_waiting``), and so does ``expire_matches``. If two
-processes both wake it, the version check lets exactly one of the two moves in.
+Nothing is lost if a process dies before the computer moves: opening the match page, its
+board or its socket wakes the computer again (``services.match_touch``), and so does
+``expire_matches``. If two processes both wake it, the version check lets one move in.
 """
 
 from __future__ import annotations
@@ -46,14 +46,6 @@ def pending() -> int:
     """How many matches have the computer's move on a timer in this process."""
     with _lock:
         return len(_waking)
-
-
-def wake_if_waiting(match: Match) -> None:
-    """For pages and sockets that already hold the match: wake the computer if it is to act."""
-    if match.computer and match.status == MatchStatus.ACTIVE:
-        state = match.state
-        if state is not None and state.turn == 1:
-            wake(match.pk)
 
 
 def _turn(match_id: int) -> None:

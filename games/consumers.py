@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import computer, selectors, services, throttle
+from . import selectors, services, throttle
 from .board import board_context
 from .i18n import language_for_scope
 from .models import Match
@@ -108,13 +108,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.heartbeat_task = asyncio.create_task(self.heartbeat())
 
     def _refusal(self) -> int | None:
+        """The close code that refuses this viewer, or None; an admitted viewer's match is
+        brought up to date first (its clock, the computer's turn)."""
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None:
             return NO_SUCH_MATCH
         if match.seat_of(self.user) is None and not match.spectators_allowed:
             return NOT_ALLOWED
-        match = services.match_touch(match=match)  # a clock that ran out ends the match now
-        computer.wake_if_waiting(match)  # e.g. the process that was to move for it restarted
+        services.match_touch(match=match)  # clock and computer brought up to date
         return None
 
     async def _join_group(self) -> bool:

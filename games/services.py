@@ -309,13 +309,18 @@ def match_expire(*, match_id: int) -> bool:
 
 
 def match_touch(*, match: Match) -> Match:
-    """Whenever someone opens a match (page, board, socket): if its clock ran out, end it now.
-    Returns the match as it stands (a fresh copy when it changed)."""
+    """Whenever someone opens a match (page, board, socket), bring it up to date without a
+    background worker: a clock that ran out ends the match now, and a computer whose turn it
+    is gets woken (the process that was to move for it may have died; the version check
+    keeps a second wake-up from moving twice). Returns the match as it stands."""
     deadline = match.deadline
-    if deadline is None or timezone.now() < deadline:
-        return match
-    match_expire(match_id=match.pk)
-    return Match.objects.select_related("player0", "player1", "winner").get(pk=match.pk)
+    if deadline is not None and timezone.now() >= deadline:
+        match_expire(match_id=match.pk)
+        return Match.objects.select_related("player0", "player1", "winner").get(pk=match.pk)
+    if match.computer and match.status == MatchStatus.ACTIVE and match.state.turn == 1:
+        for listener in computer_turn_listeners:
+            listener(match.pk)
+    return match
 
 
 def claim_opens_at(match: Match):

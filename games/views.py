@@ -18,7 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import computer, i18n, selectors, services, throttle
+from . import i18n, selectors, services, throttle
 from .board import Card, board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
@@ -220,7 +220,6 @@ def _render_board(request, match: Match, error: str = "", status: int = 200) -> 
 @require_safe
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = services.match_touch(match=_match_or_404(match_id))
-    computer.wake_if_waiting(match)  # e.g. the process that was to move for it restarted
     return _render_board(request, match)
 
 
