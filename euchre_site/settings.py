@@ -151,7 +151,11 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "euchre",
             # Rate limits fail open when Redis is away; never let them hang a request.
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            "OPTIONS": {
+                "socket_connect_timeout": 1,
+                "socket_timeout": 1,
+                "pool_class": "euchre_site.redis_pool.SharedConnectionPool",
+            },
         }
     }
 else:
