@@ -131,6 +131,9 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            # Sockets write from several threads at once: a writer takes the lock when its
+            # transaction begins (no failing upgrade from a read lock) and waits its turn.
+            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
             # A file, not memory: a live-server process in the browser tests must share it.
             "TEST": {"NAME": str(BASE_DIR / "test-db.sqlite3")},
         }
@@ -141,7 +144,11 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # Redis pub/sub: a push reaches a process's sockets in one delivery. The list-based
+            # layer (channels_redis.core) pops one message per four Redis round trips per
+            # process, and with a few hundred sockets busy it fell behind (bench/load.py).
+            # Pushes are not stored: a socket that misses one catches up at its heartbeat.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }

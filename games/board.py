@@ -122,10 +122,14 @@ def _outcome_line(result, seat, names) -> str:
     return _("%(maker)s made it: 1 point.") % who
 
 
-def board_context(match: Match, user, error: str = "", base_url: str = "") -> dict:
+def board_context(
+    match: Match, user, error: str = "", base_url: str = "", present: frozenset[int] | None = None
+) -> dict:
+    """``present``: the ids of the users connected to the match, when the caller knows them."""
     seat = match.seat_of(user)
     names = [p.username if p else "" for p in match.players]
-    present = selectors.present_user_ids(match_id=match.pk)
+    if present is None:
+        present = selectors.present_user_ids(match_id=match.pk)
     if match.computer:
         present = present | {match.player1_id}  # the computer never leaves the table
     context = {

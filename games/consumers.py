@@ -10,8 +10,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -22,9 +23,18 @@ from . import selectors, services, throttle
 from .board import board_context
 from .i18n import language_for_scope
 from .models import Match
-from .realtime import LOBBY_GROUP, match_group, remember_server_loop
+from .realtime import LOBBY_GROUP, match_from_event, match_group, remember_server_loop
 
 log = logging.getLogger(__name__)
+
+
+def in_thread(function):
+    """Run a database call from a consumer in a worker thread, closing stale connections as
+    Channels' ``database_sync_to_async`` does. Not thread-sensitive: by default every consumer
+    in a process would queue its calls on one thread, and hundreds of sockets' heartbeats and
+    moves would wait on each other; row locks (``select_for_update``) keep moves apart."""
+    return DatabaseSyncToAsync(function, thread_sensitive=False)
+
 
 NOT_LOGGED_IN = 4401
 NOT_ALLOWED = 4403
@@ -63,26 +73,6 @@ def _error_frame(message: str) -> str:
 class MatchConsumer(AsyncWebsocketConsumer):
     """``/ws/matches/<id>/``: the board of one match, pushed after every committed change."""
 
-    # Channels reads the layer through ``self.channel_receive``, and a layer error there would
-    # end the consumer and drop the player's socket. Wrapped, a Redis outage only pauses the
-    # pushes: the socket stays open and the heartbeat resends the board when Redis is back.
-    @property
-    def channel_receive(self):
-        return self._channel_receive
-
-    @channel_receive.setter
-    def channel_receive(self, receive) -> None:
-        async def patient_receive():
-            while True:
-                try:
-                    return await receive()
-                except Exception as error:
-                    log.warning("channel layer unavailable (%s); retrying", error)
-                    self.layer_up = False
-                    await asyncio.sleep(1)
-
-        self._channel_receive = patient_receive
-
     async def connect(self) -> None:
         remember_server_loop()
         self.language = language_for_scope(self.scope)  # pushes speak the viewer's language
@@ -90,18 +80,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.user = self.scope["user"]
         self.heartbeat_task = None
         self.joined = False
+        self.shown_version = 0
         if not self.user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)
             return
-        refusal = await database_sync_to_async(self._refusal)()
+        refusal = await in_thread(self._refusal)()
         if refusal:
             await self.close(code=refusal)
             return
         self.group = match_group(self.match_id)
-        self.layer_up = await self._join_group()
+        await self._join_group()
         await self.accept()
         self.joined = True
-        await database_sync_to_async(services.connection_open)(
+        await in_thread(services.connection_open)(
             match_id=self.match_id, user=self.user, channel_name=self.channel_name
         )
         await self.send_board()
@@ -118,13 +109,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         services.match_touch(match=match)  # clock and computer brought up to date
         return None
 
-    async def _join_group(self) -> bool:
+    async def _join_group(self) -> None:
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
-            return True
-        except Exception as error:  # the layer is down: the board still comes, pushes resume
+        except Exception as error:  # the layer is down: the heartbeat tries again
             log.warning("channel layer unavailable for %s (%s)", self.channel_name, error)
-            return False
 
     async def disconnect(self, code: int) -> None:
         if self.heartbeat_task:
@@ -133,28 +122,38 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         with contextlib.suppress(Exception):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-        await database_sync_to_async(services.connection_close)(
+        await in_thread(services.connection_close)(
             match_id=self.match_id, channel_name=self.channel_name
         )
 
     async def heartbeat(self) -> None:
-        """Keep presence fresh and rejoin the group: after a layer outage (a Redis restart
-        forgets groups) the socket is re-added and sent the current board."""
+        """Keep presence fresh, and catch up on any push that was lost (the channel layer was
+        down, say): when the match has moved past the board this socket shows, the current
+        board is sent. The group is joined again too, in case joining failed at connect.
+        The beats are spread out (±25%): sockets opened together would otherwise beat
+        together."""
         interval = settings.REALTIME_HEARTBEAT_SECONDS
         while True:
-            await asyncio.sleep(interval)
-            await database_sync_to_async(services.connection_touch)(channel_name=self.channel_name)
-            up = await self._join_group()
-            if up and not self.layer_up:
+            await asyncio.sleep(interval * random.uniform(0.75, 1.25))
+            version = await in_thread(self._touch)()
+            await self._join_group()
+            if version is not None and version > self.shown_version:
                 await self.send_board()
-            self.layer_up = up
+
+    def _touch(self) -> int | None:
+        services.connection_touch(channel_name=self.channel_name)
+        return selectors.match_version(match_id=self.match_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         """A move over the socket: ``{"action": "play:JH", "version": 12}``."""
         try:
             content = json.loads(text_data or "")
             action = content["action"]
-            version = int(content["version"])
+            version = content["version"]
+            if isinstance(version, str) and version.isascii() and version.isdigit():
+                version = int(version)  # a form's value, as htmx's ws-send would give it
+            if not isinstance(version, int) or isinstance(version, bool):
+                raise ValueError  # not a whole number (1.5, Infinity, true...)
             if not isinstance(action, str) or len(action) > 16:
                 raise ValueError
         except (ValueError, KeyError, TypeError):
@@ -162,32 +161,52 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await self.send(text_data=_error_frame(_("That move could not be read")))
             return
         try:
-            await database_sync_to_async(self._move)(action, version)
+            html = await in_thread(self._move)(action, version)
         except (services.GameError, throttle.Throttled) as error:
+            await self.send_board()  # what the table is now, then why the move was refused
             with translation.override(self.language):
                 await self.send(text_data=_error_frame(error.message))
-        # On success the broadcast after the commit brings the new board to every socket.
+            return
+        # The mover's board comes straight back (even with the channel layer down); the
+        # broadcast after the commit brings it to every other socket.
+        await self.send(text_data=html)
 
-    def _move(self, action: str, version: int) -> None:
+    def _move(self, action: str, version: int) -> str:
         with translation.override(self.language):  # a refusal is worded for this player
             throttle.move(self.user)
-            services.move_apply(
+            match = services.move_apply(
                 user=self.user, match_id=self.match_id, action=action, version=version
             )
+        return self._render(match)
 
     async def match_changed(self, event: dict) -> None:
         if event.get("presence"):
             selectors.forget_presence(self.match_id)
-        await self.send_board()
+        if "match" not in event:
+            await self.send_board()
+            return
+        # A move: the match came with the news, so the board is rendered right here, without
+        # the database (and without handing the work to a thread).
+        match = match_from_event(event["match"])
+        if match.version <= self.shown_version:
+            return  # this socket already shows this board (the mover's own) or a later one
+        html = self._render(match, present=frozenset(event["present"]))
+        await self.send(text_data=html)
 
     async def send_board(self) -> None:
-        html = await database_sync_to_async(self._render_board)()
+        html = await in_thread(self._render_board)()
         await self.send(text_data=html)
 
     def _render_board(self) -> str:
         match = Match.objects.select_related("player0", "player1", "winner").get(pk=self.match_id)
+        return self._render(match)
+
+    def _render(self, match: Match, present: frozenset[int] | None = None) -> str:
+        self.shown_version = max(self.shown_version, match.version)
         with translation.override(self.language):
-            context = board_context(match, self.user, base_url=_base_url(self.scope))
+            context = board_context(
+                match, self.user, base_url=_base_url(self.scope), present=present
+            )
             return render_to_string("match.html#board", context)
 
 
@@ -214,7 +233,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=_error_frame(_("The lobby takes no messages")))
 
     async def lobby_changed(self, event: dict) -> None:
-        html = await database_sync_to_async(self._render_lists)()
+        html = await in_thread(self._render_lists)()
         await self.send(text_data=html)
 
     def _render_lists(self) -> str:

@@ -10,13 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
+from django.db.models import DateTimeField
+
+from . import selectors
+from .models import Match, MatchStatus
 
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
+User = get_user_model()
 
 # The server's event loop, where the sockets' consumers run (remembered by the first socket).
 _server_loop: asyncio.AbstractEventLoop | None = None
@@ -52,13 +59,43 @@ def match_group(match_id: int) -> str:
     return f"match_{match_id}"
 
 
-def broadcast(match_id: int, *, lobby: bool = False, presence: bool = False) -> None:
-    """Tell every socket on the match (and the lobby, when the match list changed)."""
+def broadcast(match_id: int, *, lobby: bool = False, presence: bool = False, match=None) -> None:
+    """Tell every socket on the match (and the lobby, when the match list changed).
+
+    A match in play travels with the news (``match_event``): each socket renders its viewer's
+    board from it without going back to the database.
+    """
     layer = get_channel_layer()
     event = {"type": "match.changed", "presence": presence}
+    if match is not None and match.status == MatchStatus.ACTIVE:
+        event["match"] = match_event(match)
+        event["present"] = sorted(selectors.present_user_ids(match_id=match_id))
     try:
         _run(layer.group_send, match_group(match_id), event)
         if lobby:
             _run(layer.group_send, LOBBY_GROUP, {"type": "lobby.changed"})
     except Exception:  # the layer is down: the move is saved; sockets resync later
         log.warning("could not push match %s to its sockets", match_id, exc_info=True)
+
+
+def match_event(match: Match) -> dict:
+    """The match as a push carries it (msgpack-able): its row, and its players' ids and names."""
+    row = {}
+    for field in Match._meta.concrete_fields:
+        value = getattr(match, field.attname)
+        row[field.attname] = value.isoformat() if isinstance(value, datetime) else value
+    return {"row": row, "players": [[p.pk, p.username] if p else None for p in match.players]}
+
+
+def match_from_event(data: dict) -> Match:
+    """The match that ``match_event`` packed, with its players attached (only ids and names:
+    all a board shows of them)."""
+    row = dict(data["row"])
+    for field in Match._meta.concrete_fields:
+        if isinstance(field, DateTimeField) and row[field.attname] is not None:
+            row[field.attname] = datetime.fromisoformat(row[field.attname])
+    match = Match(**row)
+    match._state.adding = False
+    players = [User(pk=p[0], username=p[1]) if p else None for p in data["players"]]
+    match.player0, match.player1 = players
+    return match

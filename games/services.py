@@ -76,7 +76,7 @@ class Conflict(GameError):
     status = 409
 
 
-# Called after a commit that changed a match: listener(match_id, lobby=..., presence=...), lobby
+# Called after a commit that changed a match: listener(match_id, lobby=, presence=, match=): lobby
 # when the lobby's lists changed too, presence when only who is connected did (the real-time
 # layer hooks in: games.apps).
 match_changed_listeners: list[Callable[..., None]] = []
@@ -87,11 +87,14 @@ match_changed_listeners: list[Callable[..., None]] = []
 computer_turn_listeners: list[Callable[[int], None]] = []
 
 
-def _changed(match_id: int, lobby: bool = False, presence: bool = False) -> None:
-    # After the commit: nobody is ever shown a move that was rolled back.
+def _changed(match_id: int, lobby: bool = False, presence: bool = False, match=None) -> None:
+    # After the commit: nobody is ever shown a move that was rolled back. The saved match,
+    # when there is one, goes along: listeners need not read it back.
     for listener in match_changed_listeners:
         transaction.on_commit(
-            lambda listener=listener: listener(match_id, lobby=lobby, presence=presence)
+            lambda listener=listener: listener(
+                match_id, lobby=lobby, presence=presence, match=match
+            )
         )
 
 
@@ -118,7 +121,7 @@ def _save(match: Match, lobby: bool = False) -> None:
     """Every change bumps the version, so that submissions made against the old one fail."""
     match.version += 1
     match.save()
-    _changed(match.pk, lobby)
+    _changed(match.pk, lobby, match=match)
     if match.computer and match.status == MatchStatus.ACTIVE:
         for listener in computer_turn_listeners:
             transaction.on_commit(lambda listener=listener: listener(match.pk))

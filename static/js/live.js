@@ -1,5 +1,7 @@
 // Live pages (htmx websocket extension): say when the connection drops, reconnect by itself,
 // and give pushed forms the page's CSRF token (pushes are rendered without a request).
+// While the socket is open, moves go over it (the push brings the new board to both players)
+// and the board's slow poll is skipped; when it is not, both fall back to http.
 (function () {
   "use strict";
   // The words come translated from the page (data-* on #live-status); English otherwise.
@@ -29,11 +31,42 @@
     }
   }
 
-  document.body.addEventListener("htmx:wsOpen", function () {
+  var socket = null; // the open socket's wrapper, or null
+
+  function clearError() {
+    var box = document.getElementById("live-error");
+    if (box && box.textContent) {
+      var empty = document.createElement("div");
+      empty.id = "live-error";
+      box.replaceWith(empty);
+    }
+  }
+
+  document.body.addEventListener("htmx:wsOpen", function (event) {
+    socket = event.detail.socketWrapper;
     status("");
   });
 
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!socket) return;
+    if (elt.matches("form[data-move]")) {
+      event.preventDefault();
+      var data = event.detail.formData;
+      socket.send(JSON.stringify({
+        action: data.get("action"),
+        version: Number(data.get("version"))
+      }));
+      elt.querySelectorAll("button").forEach(function (button) {
+        button.disabled = true; // until the new board (or a refusal) comes back
+      });
+    } else if (elt.id === "board" && !event.detail.triggeringEvent) {
+      event.preventDefault(); // the timed poll: pushes keep this board current
+    }
+  });
+
   document.body.addEventListener("htmx:wsClose", function (event) {
+    socket = null;
     var code = event.detail.event.code;
     if (REFUSALS[code]) {
       status(REFUSALS[code]);
@@ -46,7 +79,13 @@
     }
   });
 
-  document.body.addEventListener("htmx:wsAfterMessage", function () {
+  document.body.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (event.detail.message.indexOf('id="board"') >= 0) {
+      clearError(); // a new board: an earlier refusal no longer applies
+    }
+    document.querySelectorAll("form[data-move] button[disabled]").forEach(function (button) {
+      button.disabled = false; // a refusal came back instead of a board
+    });
     var token = csrfToken();
     document.querySelectorAll("input[data-csrf]").forEach(function (input) {
       if (!input.value) input.value = token;

@@ -136,15 +136,31 @@ async def test_moves_over_the_socket_and_duplicates_get_an_error_frame(alice, bo
     text = str(legal_actions(state)[0])
     await ws.send_to(text_data=json.dumps({"action": text, "version": 1}))
     assert version_of(await board(ws, version=2)) == 2
+    # The mover's board came straight back; the broadcast of the same version is not sent
+    # to this socket a second time.
+    assert await ws.receive_nothing(timeout=0.5)
     await ws.send_to(text_data=json.dumps({"action": text, "version": 1}))  # the same again
-    frame = await ws.receive_from(timeout=5)
+    assert version_of(await ws.receive_from(timeout=5)) == 2  # the table as it is now...
+    frame = await ws.receive_from(timeout=5)  # ...and why the move was refused
     assert "data-error" in frame and "changed since you saw it" in frame
     await ws.send_to(text_data="not json")
     frame = await ws.receive_from(timeout=5)
     assert "could not be read" in frame
     assert await sync_to_async(Move.objects.filter(match=match).count)() == 1
     await ws.send_to(text_data=json.dumps({"action": "x", "version": 2}))  # still connected
-    assert "data-error" in await ws.receive_from(timeout=5)
+    assert "data-error" in await error_frame(ws)
+    await ws.disconnect()
+
+
+async def test_a_version_that_is_not_a_whole_number_cannot_be_read(alice, bob):
+    match = await start_match(alice, bob)
+    ws = await socket(alice, f"/ws/matches/{match.pk}/")
+    await ws.connect()
+    await board(ws)
+    for version in ("Infinity", "1.5", "true", '"1e3"', "[1]"):  # JSON numbers and others
+        await ws.send_to(text_data=f'{{"action": "pass", "version": {version}}}')
+        assert "could not be read" in await error_frame(ws)
+    assert await sync_to_async(Move.objects.filter(match=match).count)() == 0
     await ws.disconnect()
 
 
