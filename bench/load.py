@@ -1,15 +1,16 @@
 """Load: many concurrent matches over real http and websockets, served the production way.
 
 Starts PostgreSQL-backed, Redis-layered servers (two ASGI worker processes behind one address:
-``uvicorn --workers 2``), then plays N matches at once from this separate process: each move
-is posted over http the way the page posts it, and the opponent's socket must receive the
-pushed board. Prints moves per second, post-to-push latency (p50, p95, p99), errors and moves
-lost (acknowledged but absent from the database), and the latency of a bare view
+``uvicorn --workers 2``), then plays N matches at once from this separate process. Each move
+is made the way the match page makes it: over the page's open websocket (``--http``: posted
+over http, the page's way when its socket is down), and the opponent's socket must receive
+the pushed board. Prints moves per second, move-to-push latency (p50, p95, p99), errors and
+moves lost (acknowledged but absent from the database), and the latency of a bare view
 (``/healthz``) on the same server under the same concurrency, as a floor.
 
     DATABASE_URL=postgres://euchre:euchre@127.0.0.1:5432/euchre \\
     REDIS_URL=redis://127.0.0.1:6379/0 \\
-    .venv/bin/python bench/load.py --matches 200 --seconds 30 --think 2.0
+    .venv/bin/python bench/load.py --matches 200 --seconds 30 --think 2.0 [--http]
 
 It makes a database of its own (``<name>_bench``), dropped and created afresh at each run.
 """
@@ -18,9 +19,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
+import signal
 import socket
 import statistics
 import subprocess
@@ -93,21 +96,29 @@ class Stats:
         self.acknowledged: dict[int, int] = {}
         self.errors: list[str] = []
         self.moves = 0
+        self.in_window = 0  # moves made within the measured seconds
         self.posts: list[float] = []
 
 
 class Seat:
     """One player's socket: keeps the latest board and when each version arrived."""
 
+    last_frame = 0.0  # when any socket last received a frame
+
     def __init__(self, ws) -> None:
         self.ws = ws
         self.board = ""
         self.arrived: dict[int, float] = {}
+        self.refusals: list[str] = []
         self.changed = asyncio.Event()
 
     async def read(self) -> None:
         async for frame in self.ws:
+            Seat.last_frame = time.perf_counter()
             if 'id="board"' not in frame:
+                if "data-error" in frame:
+                    self.refusals.append(frame)
+                    self.changed.set()
                 continue
             version = int(VERSION.search(frame).group(1))
             self.arrived.setdefault(version, time.perf_counter())
@@ -119,7 +130,39 @@ class Seat:
         return int(VERSION.search(self.board).group(1)) if self.board else 0
 
 
-async def play_match(base, match_id, cookies, stats: Stats, deadline, think, rng) -> None:
+class Start:
+    """Every match sits down (pages loaded, sockets open, first boards and the presence news
+    of 2N sockets opening delivered) before the measured play begins."""
+
+    def __init__(self, matches: int, seconds: float) -> None:
+        self.waiting = matches
+        self.seconds = seconds
+        self.all_seated = asyncio.Event()
+        self.go = asyncio.Event()
+        self.deadline = 0.0
+
+    async def seated(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.all_seated.set()
+        await self.go.wait()
+
+    async def begin_when_quiet(self, quiet: float = 1.0, longest: float = 60.0) -> float:
+        """Once all are seated and no frame has come for ``quiet`` seconds: start the clock.
+        Returns how long seating took."""
+        began = time.perf_counter()
+        await self.all_seated.wait()
+        while time.perf_counter() - Seat.last_frame < quiet:
+            if time.perf_counter() - began > longest:
+                break
+            await asyncio.sleep(0.1)
+        seating = time.perf_counter() - began
+        self.deadline = time.perf_counter() + self.seconds
+        self.go.set()
+        return seating
+
+
+async def play_match(base, match_id, cookies, stats: Stats, start, think, rng, http) -> None:
     import httpx
     import websockets
 
@@ -139,7 +182,11 @@ async def play_match(base, match_id, cookies, stats: Stats, deadline, think, rng
             seat = Seat(ws)
             seats.append(seat)
             readers.append(asyncio.create_task(seat.read()))
-        while time.perf_counter() < deadline:
+    except Exception as error:
+        stats.errors.append(f"match {match_id}: {type(error).__name__}: {error}")
+    await start.seated()
+    try:
+        while seats and time.perf_counter() < start.deadline:
             mover = next((i for i in (0, 1) if "data-your-turn" in seats[i].board), None)
             if mover is None:
                 if "data-match-over" in seats[0].board:
@@ -160,19 +207,37 @@ async def play_match(base, match_id, cookies, stats: Stats, deadline, think, rng
             seat, other = seats[mover], seats[mover ^ 1]
             version = seat.version
             action = ACTION.findall(seat.board)[0]
-            client = clients[mover]
             started = time.perf_counter()
-            response = await client.post(
-                f"/matches/{match_id}/act",
-                data={"action": action, "version": version},
-                headers={"X-CSRFToken": client.cookies["csrftoken"], "HX-Request": "true"},
-            )
+            if http:
+                client = clients[mover]
+                response = await client.post(
+                    f"/matches/{match_id}/act",
+                    data={"action": action, "version": version},
+                    headers={"X-CSRFToken": client.cookies["csrftoken"], "HX-Request": "true"},
+                )
+                if response.status_code != 200:
+                    stats.errors.append(f"match {match_id}: http {response.status_code}")
+                    return
+                seat.arrived.setdefault(version + 1, time.perf_counter())
+                seat.board = response.text  # htmx swaps the answer in
+            else:  # as the page does: the move over the socket, answered by the new board
+                await seat.ws.send(json.dumps({"action": action, "version": version}))
+                try:
+                    async with asyncio.timeout(10):
+                        while version + 1 not in seat.arrived and not seat.refusals:
+                            seat.changed.clear()
+                            await seat.changed.wait()
+                except TimeoutError:
+                    stats.errors.append(f"match {match_id}: the mover got no answer in 10 s")
+                    return
+                if seat.refusals:
+                    stats.errors.append(f"match {match_id}: refused: {seat.refusals[0][:200]}")
+                    return
             stats.posts.append(time.perf_counter() - started)
-            if response.status_code != 200:
-                stats.errors.append(f"match {match_id}: http {response.status_code}")
-                return
             stats.acknowledged[match_id] = stats.acknowledged.get(match_id, 0) + 1
             stats.moves += 1
+            if started <= start.deadline:
+                stats.in_window += 1
             try:
                 async with asyncio.timeout(10):
                     while version + 1 not in other.arrived:
@@ -225,6 +290,31 @@ async def bare_view(base, players, seconds, think, rng) -> list[float]:
     return latencies
 
 
+def process_cpu_seconds(root: int) -> float:
+    """CPU time (user + system) of process ``root`` and its children, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, parent = int(entry.name), int(fields[1])
+        if root in (pid, parent):
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, from /proc/stat."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]
+    tick = os.sysconf("SC_CLK_TCK")
+    return (sum(values) - idle) / tick, sum(values) / tick
+
+
 def quantiles(values: list[float]) -> tuple[float, float, float]:
     if len(values) < 2:
         return (values[0] * 1000,) * 3 if values else (float("nan"),) * 3
@@ -238,6 +328,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a move")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--http", action="store_true", help="post moves over http instead")
     args = parser.parse_args()
     url, redis = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if not (url and redis):
@@ -258,7 +349,7 @@ def main() -> None:
          "--port", str(port), "--workers", str(args.workers), "--no-access-log",
          "--log-level", "warning", "--ws-per-message-deflate", "false",
          "--timeout-keep-alive", "75"],
-        cwd=ROOT, env=env,
+        cwd=ROOT, env=env, start_new_session=True,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
@@ -271,33 +362,51 @@ def main() -> None:
         rng = random.Random(1)
         stats = Stats()
 
-        async def run() -> float:
-            deadline = time.perf_counter() + args.seconds
-            started = time.perf_counter()
-            await asyncio.gather(
-                *(play_match(base, m, (a, b), stats, deadline, args.think, rng)
+        measured = {}
+
+        async def run() -> None:
+            start = Start(len(matches), args.seconds)
+            games = asyncio.gather(
+                *(play_match(base, m, (a, b), stats, start, args.think, rng, args.http)
                   for m, a, b in matches)
             )  # fmt: skip
-            return time.perf_counter() - started
+            measured["seating"] = await start.begin_when_quiet()
+            cpu, machine = process_cpu_seconds(server.pid), machine_busy()
+            await games
+            measured["cpu"] = process_cpu_seconds(server.pid) - cpu
+            measured["busy"] = [a - b for a, b in zip(machine_busy(), machine, strict=True)]
 
-        elapsed = asyncio.run(run())
+        asyncio.run(run())
+        cpu, (busy, total) = measured["cpu"], measured["busy"]
         floor = asyncio.run(bare_view(base, args.matches, min(args.seconds, 15), args.think, rng))
     finally:
-        server.terminate()
-        server.wait(timeout=20)
+        os.killpg(server.pid, signal.SIGTERM)  # the server and its worker processes
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # open sockets can hold a graceful shutdown up
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
 
     stored = stored_moves()
     lost = sum(max(0, n - stored.get(m, 0)) for m, n in stats.acknowledged.items())
     p50, p95, p99 = quantiles(stats.latencies)
     f50, f95, f99 = quantiles(floor)
     print(f"{args.matches} concurrent matches, {args.workers} ASGI workers, PostgreSQL + Redis,")
-    print(f"think time {args.think:g} s (mean, exponential), {elapsed:.1f} s of play")
-    print(f"moves acknowledged      {stats.moves}  ({stats.moves / elapsed:.1f} moves/s)")
-    print(f"post -> opponent push   p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  p99 {p99:6.1f} ms")
+    print(f"seating {2 * args.matches} sockets (opened, first boards, presence news) took "
+          f"{measured['seating']:.1f} s; then {args.seconds:g} s of play, think time "
+          f"{args.think:g} s (mean, exponential)")  # fmt: skip
+    print(f"moves acknowledged      {stats.moves}  ({stats.in_window / args.seconds:.1f} moves/s)")
+    how = "post" if args.http else "socket move"
+    print(f"moves made by           {'http post' if args.http else 'the websocket, as the page'}")
+    print(f"{how + ' -> opponent push':24}p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  p99 {p99:6.1f} ms")
     q50, q95, q99 = quantiles(stats.posts)
-    print(f"post -> http answer     p50 {q50:6.1f} ms  p95 {q95:6.1f} ms  p99 {q99:6.1f} ms")
+    answer = "post -> http answer" if args.http else "socket move -> own board"
+    print(f"{answer:24}p50 {q50:6.1f} ms  p95 {q95:6.1f} ms  p99 {q99:6.1f} ms")
     print(f"bare view (/healthz)    p50 {f50:6.1f} ms  p95 {f95:6.1f} ms  p99 {f99:6.1f} ms")
     print(f"ratio move / bare view  p50 {p50 / f50:5.1f}x  p99 {p99 / f99:5.1f}x")
+    per_move = cpu / stats.moves * 1000 if stats.moves else float("nan")
+    print(f"server CPU per move     {per_move:6.1f} ms  (ASGI processes, user + system)")
+    print(f"machine CPU busy        {busy / total * 100:5.1f} %  (every process, during play)")
     print(f"errors                  {len(stats.errors)}")
     for error in stats.errors[:10]:
         print(f"  {error}")
