@@ -54,14 +54,17 @@ def test_two_players_play_a_whole_hand_by_clicking(live_server_url, new_page):
     alice.wait_for_selector("#board .scoreboard", timeout=3_000)  # pushed to alice's page
 
     match = Match.objects.get()
+    posted = []  # moves go over the open socket: none is posted
     for page in (alice, bob):  # a marker that a reload would wipe out
         page.evaluate("window.sameDocument = true")
+        page.on("request", lambda r: posted.append(r.url) if r.url.endswith("/act") else None)
     deadline = time.monotonic() + 120
     while not any(r["trump"] for r in Match.objects.get(pk=match.pk).snapshot["results"]):
         assert time.monotonic() < deadline, "the hand did not finish in two minutes"
         if not (act_once(alice, bob) or act_once(bob, alice)):
             alice.wait_for_timeout(200)
     assert alice.evaluate("window.sameDocument") and bob.evaluate("window.sameDocument")
+    assert match.moves.count() > 5 and posted == []
 
     match.refresh_from_db()
     scores = match.snapshot["scores"]
@@ -72,6 +75,22 @@ def test_two_players_play_a_whole_hand_by_clicking(live_server_url, new_page):
         assert page.locator(f"[data-score='{seat}']").inner_text() == str(scores[seat])
         assert page.locator(f"[data-score='{seat ^ 1}']").inner_text() == str(scores[seat ^ 1])
     assert bob.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_without_its_socket_the_page_posts_its_moves(live_server_url, new_page, alice, bob):
+    match = start(alice, bob)
+    mover = alice if match.seat_of(alice) == match.state.turn else bob
+    page = new_page(logged_in=mover)
+    page.route_web_socket("**/ws/matches/**", lambda ws: ws.close())  # never stays open
+    posted = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    page.goto(f"{live_server_url}/matches/{match.pk}/")
+    page.wait_for_selector("body[data-offline]")
+    assert "reconnecting" in page.locator("#live-status").inner_text()
+    page.locator("#board form[data-move] button").first.click()
+    page.wait_for_selector(f"#board[data-version='{match.version + 1}']")
+    assert posted == [f"{live_server_url}/matches/{match.pk}/act"]
+    assert match.moves.count() == 1
 
 
 def test_arrow_keys_step_through_a_replay(live_server_url, new_page, alice, bob):
