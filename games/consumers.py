@@ -10,8 +10,9 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
+import weakref
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
@@ -31,8 +32,8 @@ log = logging.getLogger(__name__)
 def in_thread(function):
     """Run a database call from a consumer in a worker thread, closing stale connections as
     Channels' ``database_sync_to_async`` does. Not thread-sensitive: by default every consumer
-    in a process would queue its calls on one thread, and hundreds of sockets' heartbeats and
-    moves would wait on each other; row locks (``select_for_update``) keep moves apart."""
+    in a process would queue its calls on one thread, and hundreds of sockets' moves and
+    connections would wait on each other; row locks (``select_for_update``) keep moves apart."""
     return DatabaseSyncToAsync(function, thread_sensitive=False)
 
 
@@ -41,7 +42,19 @@ NOT_ALLOWED = 4403
 NO_SUCH_MATCH = 4404
 
 
-class HealthConsumer(AsyncJsonWebsocketConsumer):
+class Dispatch:
+    """Channels' ``dispatch``, less its first step: closing stale database connections, which
+    costs every message (each push, each frame) a trip to a worker thread and back. These
+    consumers reach the database only through ``in_thread``, which closes them itself."""
+
+    async def dispatch(self, message: dict) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class HealthConsumer(Dispatch, AsyncJsonWebsocketConsumer):
     """``/ws/health/``: answers once a message has made a round trip through the channel layer.
 
     Operators (and the browser test) use it to see that websockets and the layer (Redis in
@@ -59,6 +72,52 @@ class HealthConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"status": "ok", "echo": content})
 
 
+class Heartbeat:
+    """One per server process (per event loop): every ``REALTIME_HEARTBEAT_SECONDS`` one query
+    marks all of the process's match sockets as still connected (presence), one more reads
+    their matches' versions, and each socket catches up if its board is behind. Per socket,
+    that was two queries and a trip to a thread every few seconds for every open page."""
+
+    _by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def __init__(self) -> None:
+        self.sockets: set[MatchConsumer] = set()
+        self.task: asyncio.Task | None = None
+
+    @classmethod
+    def of_this_loop(cls) -> Heartbeat:
+        loop = asyncio.get_running_loop()
+        if loop not in cls._by_loop:
+            cls._by_loop[loop] = cls()
+        return cls._by_loop[loop]
+
+    def add(self, consumer: MatchConsumer) -> None:
+        self.sockets.add(consumer)
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self.run())
+
+    def discard(self, consumer: MatchConsumer) -> None:
+        self.sockets.discard(consumer)
+
+    async def run(self) -> None:
+        while self.sockets:  # ends with the last socket; the next one starts it again
+            await asyncio.sleep(settings.REALTIME_HEARTBEAT_SECONDS)
+            sockets = list(self.sockets)
+            try:
+                versions = await in_thread(self._touch)(sockets)
+            except Exception:  # the database is away: the next beat tries again
+                log.warning("heartbeat could not reach the database", exc_info=True)
+                continue
+            for consumer in sockets:
+                if consumer in self.sockets:
+                    await consumer.catch_up(versions.get(consumer.match_id))
+
+    @staticmethod
+    def _touch(sockets: list[MatchConsumer]) -> dict[int, int]:
+        services.connections_touch(channel_names=[c.channel_name for c in sockets])
+        return selectors.match_versions(match_ids={c.match_id for c in sockets})
+
+
 def _base_url(scope) -> str:
     headers = dict(scope.get("headers") or [])
     host = headers.get(b"host", b"").decode("latin-1")
@@ -70,7 +129,7 @@ def _error_frame(message: str) -> str:
     return render_to_string("partials/error_frame.html", {"error": message})
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
     """``/ws/matches/<id>/``: the board of one match, pushed after every committed change."""
 
     async def connect(self) -> None:
@@ -78,7 +137,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.language = language_for_scope(self.scope)  # pushes speak the viewer's language
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.user = self.scope["user"]
-        self.heartbeat_task = None
         self.joined = False
         self.shown_version = 0
         if not self.user.is_authenticated:
@@ -96,7 +154,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             match_id=self.match_id, user=self.user, channel_name=self.channel_name
         )
         await self.send_board()
-        self.heartbeat_task = asyncio.create_task(self.heartbeat())
+        Heartbeat.of_this_loop().add(self)
 
     def _refusal(self) -> int | None:
         """The close code that refuses this viewer, or None; an admitted viewer's match is
@@ -116,33 +174,22 @@ class MatchConsumer(AsyncWebsocketConsumer):
             log.warning("channel layer unavailable for %s (%s)", self.channel_name, error)
 
     async def disconnect(self, code: int) -> None:
-        if self.heartbeat_task:
-            self.heartbeat_task.cancel()
         if not self.joined:
             return
+        Heartbeat.of_this_loop().discard(self)
         with contextlib.suppress(Exception):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         await in_thread(services.connection_close)(
             match_id=self.match_id, channel_name=self.channel_name
         )
 
-    async def heartbeat(self) -> None:
-        """Keep presence fresh, and catch up on any push that was lost (the channel layer was
-        down, say): when the match has moved past the board this socket shows, the current
-        board is sent. The group is joined again too, in case joining failed at connect.
-        The beats are spread out (±25%): sockets opened together would otherwise beat
-        together."""
-        interval = settings.REALTIME_HEARTBEAT_SECONDS
-        while True:
-            await asyncio.sleep(interval * random.uniform(0.75, 1.25))
-            version = await in_thread(self._touch)()
-            await self._join_group()
-            if version is not None and version > self.shown_version:
-                await self.send_board()
-
-    def _touch(self) -> int | None:
-        services.connection_touch(channel_name=self.channel_name)
-        return selectors.match_version(match_id=self.match_id)
+    async def catch_up(self, version: int | None) -> None:
+        """The heartbeat's visit: rejoin the group (in case joining failed), and if the match
+        has moved past the board shown here (a push was lost: the layer was down, say), send
+        the current one."""
+        await self._join_group()
+        if version is not None and version > self.shown_version:
+            await self.send_board()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         """A move over the socket: ``{"action": "play:JH", "version": 12}``."""
@@ -210,7 +257,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return render_to_string("match.html#board", context)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(Dispatch, AsyncWebsocketConsumer):
     """``/ws/lobby/``: the lobby's lists, pushed when a match opens, starts or ends."""
 
     async def connect(self) -> None:

@@ -71,9 +71,9 @@ def present_user_ids(*, match_id: int) -> frozenset[int]:
     return users
 
 
-def match_version(*, match_id: int) -> int | None:
-    """The match's version now (None if there is no such match): cheaper than the match."""
-    return Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+def match_versions(*, match_ids: set[int]) -> dict[int, int]:
+    """Each match's version now, by id (cheaper than the matches)."""
+    return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
 
 
 def forget_presence(match_id: int) -> None:

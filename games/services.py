@@ -415,8 +415,9 @@ def connection_open(*, match_id: int, user, channel_name: str) -> None:
         _changed(match_id, presence=True)
 
 
-def connection_touch(*, channel_name: str) -> None:
-    Connection.objects.filter(channel_name=channel_name).update(seen_at=timezone.now())
+def connections_touch(*, channel_names: list[str]) -> None:
+    """These sockets are still connected (a server's heartbeat, for all its sockets at once)."""
+    Connection.objects.filter(channel_name__in=channel_names).update(seen_at=timezone.now())
 
 
 def connection_close(*, match_id: int, channel_name: str) -> None:

@@ -15,7 +15,7 @@ from euchre_site.asgi import application
 from games import services
 from games.engine import legal_actions
 from games.engine.cards import CODES, cards_in
-from games.models import Match, Move
+from games.models import Connection, Match, Move
 from tests.engine.positions import codes_in
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -161,6 +161,25 @@ async def test_a_version_that_is_not_a_whole_number_cannot_be_read(alice, bob):
         await ws.send_to(text_data=f'{{"action": "pass", "version": {version}}}')
         assert "could not be read" in await error_frame(ws)
     assert await sync_to_async(Move.objects.filter(match=match).count)() == 0
+    await ws.disconnect()
+
+
+async def test_a_socket_that_missed_a_push_catches_up_at_the_heartbeat(alice, bob, settings):
+    settings.REALTIME_HEARTBEAT_SECONDS = 0.2
+    match = await start_match(alice, bob)
+    ws = await socket(alice, f"/ws/matches/{match.pk}/")
+    await ws.connect()
+    await board(ws)
+    connected = await sync_to_async(Connection.objects.get)(user=alice)
+    listeners = services.match_changed_listeners[:]
+    services.match_changed_listeners.clear()  # the push of the next move is lost
+    try:
+        await play_one(match.pk)
+    finally:
+        services.match_changed_listeners[:] = listeners
+    assert version_of(await board(ws, version=2)) == 2  # brought by the heartbeat
+    touched = await sync_to_async(Connection.objects.get)(pk=connected.pk)
+    assert touched.seen_at > connected.seen_at  # and it keeps the socket counted as present
     await ws.disconnect()
 
 
