@@ -290,6 +290,14 @@ async def bare_view(base, players, seconds, think, rng) -> list[float]:
     return latencies
 
 
+async def loop_lag(lags: list[float], every: float = 0.01) -> None:
+    """How late this process's own event loop wakes up: its lag is in every latency measured."""
+    while True:
+        due = time.perf_counter() + every
+        await asyncio.sleep(every)
+        lags.append(time.perf_counter() - due)
+
+
 def process_cpu_seconds(root: int) -> float:
     """CPU time (user + system) of process ``root`` and its children, from /proc."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -372,7 +380,11 @@ def main() -> None:
             )  # fmt: skip
             measured["seating"] = await start.begin_when_quiet()
             cpu, machine = process_cpu_seconds(server.pid), machine_busy()
+            mine = time.process_time()
+            probe = asyncio.create_task(loop_lag(measured.setdefault("lag", [])))
             await games
+            probe.cancel()
+            measured["mine"] = time.process_time() - mine
             measured["cpu"] = process_cpu_seconds(server.pid) - cpu
             measured["busy"] = [a - b for a, b in zip(machine_busy(), machine, strict=True)]
 
@@ -407,6 +419,9 @@ def main() -> None:
     per_move = cpu / stats.moves * 1000 if stats.moves else float("nan")
     print(f"server CPU per move     {per_move:6.1f} ms  (ASGI processes, user + system)")
     print(f"machine CPU busy        {busy / total * 100:5.1f} %  (every process, during play)")
+    l50, _, l99 = quantiles(measured["lag"])
+    print(f"this load generator     {measured['mine'] / args.seconds * 100:5.1f} % of a core, "
+          f"event loop late by p50 {l50:.1f} ms, p99 {l99:.1f} ms (part of every latency)")
     print(f"errors                  {len(stats.errors)}")
     for error in stats.errors[:10]:
         print(f"  {error}")
