@@ -71,11 +71,18 @@ def broadcast(match_id: int, *, lobby: bool = False, presence: bool = False, mat
         event["match"] = match_event(match)
         event["present"] = sorted(selectors.present_user_ids(match_id=match_id))
     try:
-        _run(layer.group_send, match_group(match_id), event)
+        _run(_group_send, layer, match_group(match_id), event)
         if lobby:
-            _run(layer.group_send, LOBBY_GROUP, {"type": "lobby.changed"})
-    except Exception:  # the layer is down: the move is saved; sockets resync later
+            _run(_group_send, layer, LOBBY_GROUP, {"type": "lobby.changed"})
+    except Exception:  # the layer is down: the move is saved; sockets catch up at heartbeat
         log.warning("could not push match %s to its sockets", match_id, exc_info=True)
+
+
+async def _group_send(layer, group: str, event: dict) -> None:
+    try:
+        await layer.group_send(group, event)
+    except Exception:  # after a Redis restart the first send meets a dead connection
+        await layer.group_send(group, event)  # once more, on a fresh one
 
 
 def match_event(match: Match) -> dict:

@@ -103,9 +103,12 @@ def _locked(match_id: int) -> Match:
         # The players come in the same query (the board answering the request needs them);
         # only the match row is locked.
         matches = Match.objects.select_for_update(of=("self",))
-        return matches.select_related("player0", "player1", "winner").get(pk=match_id)
+        match = matches.select_related("player0", "player1").get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise NotFound(_("There is no such match")) from None
+    if match.winner_id is not None:  # one of the two players: no third join for it
+        match.winner = match.player0 if match.winner_id == match.player0_id else match.player1
+    return match
 
 
 def _locked_seat(match_id: int, user) -> tuple[Match, int]:
@@ -117,10 +120,11 @@ def _locked_seat(match_id: int, user) -> tuple[Match, int]:
     return match, seat
 
 
-def _save(match: Match, lobby: bool = False) -> None:
-    """Every change bumps the version, so that submissions made against the old one fail."""
+def _save(match: Match, lobby: bool = False, fields: tuple[str, ...] = ()) -> None:
+    """Every change bumps the version, so that submissions made against the old one fail.
+    ``fields``: the only ones changed, when the caller knows (a move: a shorter UPDATE)."""
     match.version += 1
-    match.save()
+    match.save(update_fields=[*fields, "version"] if fields else None)
     _changed(match.pk, lobby, match=match)
     if match.computer and match.status == MatchStatus.ACTIVE:
         for listener in computer_turn_listeners:
@@ -287,7 +291,9 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
     match.turn_started_at = timezone.now()
     if state.is_over:
         _finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
-    _save(match, lobby=state.is_over)
+        _save(match, lobby=True)
+    else:
+        _save(match, fields=("snapshot", "turn_started_at"))
 
 
 # Clocks and abandonment ----------------------------------------------------------------
