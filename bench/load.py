@@ -420,8 +420,10 @@ def main() -> None:
     print(f"server CPU per move     {per_move:6.1f} ms  (ASGI processes, user + system)")
     print(f"machine CPU busy        {busy / total * 100:5.1f} %  (every process, during play)")
     l50, _, l99 = quantiles(measured["lag"])
-    print(f"this load generator     {measured['mine'] / args.seconds * 100:5.1f} % of a core, "
-          f"event loop late by p50 {l50:.1f} ms, p99 {l99:.1f} ms (part of every latency)")
+    print(
+        f"this load generator     {measured['mine'] / args.seconds * 100:5.1f} % of a core, "
+        f"event loop late by p50 {l50:.1f} ms, p99 {l99:.1f} ms (part of every latency)"
+    )
     print(f"errors                  {len(stats.errors)}")
     for error in stats.errors[:10]:
         print(f"  {error}")
