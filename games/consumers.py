@@ -24,7 +24,7 @@ from . import selectors, services, throttle
 from .board import board_context
 from .i18n import language_for_scope
 from .models import Match
-from .realtime import LOBBY_GROUP, match_from_event, match_group, remember_server_loop
+from .realtime import LOBBY_GROUP, match_from_event, match_group, remember_server_loop, twice
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,10 @@ class Heartbeat:
                 continue
             for consumer in sockets:
                 if consumer in self.sockets:
-                    await consumer.catch_up(versions.get(consumer.match_id))
+                    try:
+                        await consumer.catch_up(versions.get(consumer.match_id))
+                    except Exception:  # one socket's trouble must not stop the others' beat
+                        log.warning("heartbeat: socket %s", consumer.channel_name, exc_info=True)
 
     @staticmethod
     def _touch(sockets: list[MatchConsumer]) -> dict[int, int]:
@@ -168,7 +171,7 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
 
     async def _join_group(self) -> None:
         try:
-            await self.channel_layer.group_add(self.group, self.channel_name)
+            await twice(self.channel_layer.group_add, self.group, self.channel_name)
         except Exception as error:  # the layer is down: the heartbeat tries again
             log.warning("channel layer unavailable for %s (%s)", self.channel_name, error)
 

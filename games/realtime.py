@@ -79,10 +79,16 @@ def broadcast(match_id: int, *, lobby: bool = False, presence: bool = False, mat
 
 
 async def _group_send(layer, group: str, event: dict) -> None:
+    await twice(layer.group_send, group, event)
+
+
+async def twice(layer_call, *args) -> None:
+    """A channel layer call, tried once more if it fails: after a Redis restart the first call
+    on each pooled connection meets a dead one, and the second goes out on a fresh one."""
     try:
-        await layer.group_send(group, event)
-    except Exception:  # after a Redis restart the first send meets a dead connection
-        await layer.group_send(group, event)  # once more, on a fresh one
+        await layer_call(*args)
+    except Exception:
+        await layer_call(*args)
 
 
 def match_event(match: Match) -> dict:

@@ -64,13 +64,12 @@ class Player:
             await self.ws.close()
 
 
-async def play_moves(players: list[Player], count: int, timeout: float = 10) -> int:
-    """``count`` moves, each by whoever's turn it is; every player sees each one pushed
-    within ``timeout`` seconds."""
+async def play_moves(players: list[Player], count: int) -> int:
+    """``count`` moves, each by whoever's turn it is; every player sees each one pushed."""
     for _ in range(count):
         mover = next(p for p in players if p.my_turn)
         target = mover.version + 1
         await mover.act()
         for player in players:
-            await player.wait_for(target, timeout)
+            await player.wait_for(target)
     return players[0].version
