@@ -18,7 +18,7 @@ async def test_health_socket_answers_after_a_round_trip_through_the_channel_laye
     assert connected
     message = await communicator.receive_json_from(timeout=5)
     assert message["status"] == "ok"
-    assert message["channel_layer"] in {"InMemoryChannelLayer", "RedisChannelLayer"}
+    assert message["channel_layer"] in {"InMemoryChannelLayer", "RedisPubSubChannelLayer"}
     await communicator.send_json_to({"ping": 1})
     assert await communicator.receive_json_from(timeout=5) == {"status": "ok", "echo": {"ping": 1}}
     await communicator.disconnect()
