@@ -54,7 +54,7 @@ def test_the_database_and_channel_layer_follow_the_environment():
     else:
         assert engine == "django.db.backends.sqlite3"
     if os.environ.get("REDIS_URL"):
-        assert layer == "channels_redis.core.RedisChannelLayer"
+        assert layer == "channels_redis.pubsub.RedisPubSubChannelLayer"
     else:
         assert layer == "channels.layers.InMemoryChannelLayer"
 
