@@ -13,7 +13,7 @@ import logging
 import weakref
 
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -29,13 +29,6 @@ from .realtime import LOBBY_GROUP, match_from_event, match_group, remember_serve
 log = logging.getLogger(__name__)
 
 
-def in_thread(function):
-    """Run a database call from a consumer in Channels' database thread (stale connections
-    closed before and after). One thread per process: a pool of them left connections checked
-    out of the database pool when their event loop ended (the socket fuzz test exhausted it)."""
-    return DatabaseSyncToAsync(function)
-
-
 NOT_LOGGED_IN = 4401
 NOT_ALLOWED = 4403
 NO_SUCH_MATCH = 4404
@@ -44,7 +37,8 @@ NO_SUCH_MATCH = 4404
 class Dispatch:
     """Channels' ``dispatch``, less its first step: closing stale database connections, which
     costs every message (each push, each frame) a trip to a worker thread and back. These
-    consumers reach the database only through ``in_thread``, which closes them itself."""
+    consumers reach the database only through ``database_sync_to_async``, which closes
+    them itself (on Channels' one database thread per process)."""
 
     async def dispatch(self, message: dict) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -103,7 +97,7 @@ class Heartbeat:
             await asyncio.sleep(settings.REALTIME_HEARTBEAT_SECONDS)
             sockets = list(self.sockets)
             try:
-                versions = await in_thread(self._touch)(sockets)
+                versions = await database_sync_to_async(self._touch)(sockets)
             except Exception:  # the database is away: the next beat tries again
                 log.warning("heartbeat could not reach the database", exc_info=True)
                 continue
@@ -144,7 +138,7 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         if not self.user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)
             return
-        refusal = await in_thread(self._refusal)()
+        refusal = await database_sync_to_async(self._refusal)()
         if refusal:
             await self.close(code=refusal)
             return
@@ -152,7 +146,7 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         await self._join_group()
         await self.accept()
         self.joined = True
-        await in_thread(services.connection_open)(
+        await database_sync_to_async(services.connection_open)(
             match_id=self.match_id, user=self.user, channel_name=self.channel_name
         )
         await self.send_board()
@@ -181,7 +175,7 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         Heartbeat.of_this_loop().discard(self)
         with contextlib.suppress(Exception):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-        await in_thread(services.connection_close)(
+        await database_sync_to_async(services.connection_close)(
             match_id=self.match_id, channel_name=self.channel_name
         )
 
@@ -210,7 +204,7 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
                 await self.send(text_data=_error_frame(_("That move could not be read")))
             return
         try:
-            html = await in_thread(self._move)(action, version)
+            html = await database_sync_to_async(self._move)(action, version)
         except (services.GameError, throttle.Throttled) as error:
             await self.send_board()  # what the table is now, then why the move was refused
             with translation.override(self.language):
@@ -243,7 +237,7 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     async def send_board(self) -> None:
-        html = await in_thread(self._render_board)()
+        html = await database_sync_to_async(self._render_board)()
         await self.send(text_data=html)
 
     def _render_board(self) -> str:
@@ -282,7 +276,7 @@ class LobbyConsumer(Dispatch, AsyncWebsocketConsumer):
             await self.send(text_data=_error_frame(_("The lobby takes no messages")))
 
     async def lobby_changed(self, event: dict) -> None:
-        html = await in_thread(self._render_lists)()
+        html = await database_sync_to_async(self._render_lists)()
         await self.send(text_data=html)
 
     def _render_lists(self) -> str:
