@@ -3,13 +3,15 @@
 Broadcasts go through the channel layer (Redis in production, so every server process
 hears them). They are sent only after the transaction commits, and a failing layer (Redis
 down) never fails the move itself: the move is saved and answered over http, and the sockets
-resynchronise when the layer is back (see ``consumers.MatchConsumer.heartbeat``).
+resynchronise when the layer is back (see ``consumers.Heartbeat``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
+import time
 from datetime import datetime
 
 from asgiref.sync import async_to_sync
@@ -44,15 +46,38 @@ def _run(coroutine_function, *args) -> None:
     server's loop, would not wake the waiting sockets: such a call is sent to that loop too.
     """
     loop = _server_loop
-    if loop is not None and loop.is_running():
+    if loop is not None and not loop.is_closed():
+        if not loop.is_running():  # stopped, not yet closed: the server is shutting down
+            raise ServerStopping
         try:
             current = asyncio.get_running_loop()
         except RuntimeError:
             current = None
         if current is None:
-            asyncio.run_coroutine_threadsafe(coroutine_function(*args), loop).result(timeout=10)
+            _wait_on(loop, asyncio.run_coroutine_threadsafe(coroutine_function(*args), loop))
             return
     async_to_sync(coroutine_function)(*args)
+
+
+class ServerStopping(RuntimeError):
+    """The server's loop has stopped (a shutdown): nothing can be sent from it any more."""
+
+
+def _wait_on(loop: asyncio.AbstractEventLoop, future: concurrent.futures.Future) -> None:
+    """The call's result, for up to 10 s, or until the loop stops: a server shutting down
+    stops its loop while its last sockets' goodbyes (presence) are still on their way, and a
+    wait on a loop that will never run again would hold the process up at exit."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            return future.result(timeout=0.2)
+        except concurrent.futures.TimeoutError:
+            if not loop.is_running():
+                future.cancel()
+                raise ServerStopping from None
+            if time.monotonic() > deadline:
+                future.cancel()
+                raise
 
 
 def match_group(match_id: int) -> str:
@@ -74,6 +99,8 @@ def broadcast(match_id: int, *, lobby: bool = False, presence: bool = False, mat
         _run(_group_send, layer, match_group(match_id), event)
         if lobby:
             _run(_group_send, layer, LOBBY_GROUP, {"type": "lobby.changed"})
+    except ServerStopping:  # its sockets are closing anyway (presence elsewhere: next push)
+        log.info("server stopping: match %s not pushed", match_id)
     except Exception:  # the layer is down: the move is saved; sockets catch up at heartbeat
         log.warning("could not push match %s to its sockets", match_id, exc_info=True)
 
