@@ -407,27 +407,34 @@ def main() -> None:
     print(f"seating {2 * args.matches} sockets (opened, first boards, presence news) took "
           f"{measured['seating']:.1f} s; then {args.seconds:g} s of play, think time "
           f"{args.think:g} s (mean, exponential)")  # fmt: skip
-    print(f"moves acknowledged      {stats.moves}  ({stats.in_window / args.seconds:.1f} moves/s)")
+
+    def row(label: str, text: str) -> None:
+        print(f"{label:<29}{text}")
+
+    def spread(q: tuple[float, float, float]) -> str:
+        return f"p50 {q[0]:6.1f} ms  p95 {q[1]:6.1f} ms  p99 {q[2]:6.1f} ms"
+
+    row("moves acknowledged", f"{stats.moves}  ({stats.in_window / args.seconds:.1f} moves/s)")
+    row("moves made by", "http post" if args.http else "the websocket, as the page")
     how = "post" if args.http else "socket move"
-    print(f"moves made by           {'http post' if args.http else 'the websocket, as the page'}")
-    print(f"{how + ' -> opponent push':24}p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  p99 {p99:6.1f} ms")
-    q50, q95, q99 = quantiles(stats.posts)
+    row(f"{how} -> opponent push", spread((p50, p95, p99)))
     answer = "post -> http answer" if args.http else "socket move -> own board"
-    print(f"{answer:24}p50 {q50:6.1f} ms  p95 {q95:6.1f} ms  p99 {q99:6.1f} ms")
-    print(f"bare view (/healthz)    p50 {f50:6.1f} ms  p95 {f95:6.1f} ms  p99 {f99:6.1f} ms")
-    print(f"ratio move / bare view  p50 {p50 / f50:5.1f}x  p99 {p99 / f99:5.1f}x")
+    row(answer, spread(quantiles(stats.posts)))
+    row("bare view (/healthz)", spread((f50, f95, f99)))
+    row("ratio move / bare view", f"p50 {p50 / f50:5.1f}x  p99 {p99 / f99:5.1f}x")
     per_move = cpu / stats.moves * 1000 if stats.moves else float("nan")
-    print(f"server CPU per move     {per_move:6.1f} ms  (ASGI processes, user + system)")
-    print(f"machine CPU busy        {busy / total * 100:5.1f} %  (every process, during play)")
+    row("server CPU per move", f"{per_move:6.1f} ms  (ASGI processes, user + system)")
+    row("machine CPU busy", f"{busy / total * 100:5.1f} %  (every process, during play)")
     l50, _, l99 = quantiles(measured["lag"])
-    print(
-        f"this load generator     {measured['mine'] / args.seconds * 100:5.1f} % of a core, "
-        f"event loop late by p50 {l50:.1f} ms, p99 {l99:.1f} ms (part of every latency)"
+    row(
+        "this load generator",
+        f"{measured['mine'] / args.seconds * 100:5.1f} % of a core, event loop late by "
+        f"p50 {l50:.1f} ms, p99 {l99:.1f} ms (part of every latency)",
     )
-    print(f"errors                  {len(stats.errors)}")
+    row("errors", str(len(stats.errors)))
     for error in stats.errors[:10]:
         print(f"  {error}")
-    print(f"moves lost              {lost}")
+    row("moves lost", str(lost))
 
 
 if __name__ == "__main__":
