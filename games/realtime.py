@@ -9,9 +9,7 @@ resynchronise when the layer is back (see ``consumers.Heartbeat``).
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import logging
-import time
 from datetime import datetime
 
 from asgiref.sync import async_to_sync
@@ -38,12 +36,15 @@ def remember_server_loop() -> None:
 
 
 def _run(coroutine_function, *args) -> None:
-    """Run a layer call from synchronous code.
+    """Start a layer call from synchronous code.
 
     Threads that asgiref started for the server (sync views, ``database_sync_to_async``) hand
-    the call to the server's loop by themselves. A thread of our own (the computer's timer)
-    would get a new loop from ``async_to_sync``, and the in-memory layer's queues, bound to the
-    server's loop, would not wake the waiting sockets: such a call is sent to that loop too.
+    the call to the server's loop and go on without waiting for it: the thread is the
+    process's one database thread, and the next move should not queue behind a Redis round
+    trip. Calls handed over in order go out in order (the loop runs them first come, first
+    served, and the layer sends one at a time). A thread of our own (the computer's timer)
+    would get a new loop from ``async_to_sync``, and the in-memory layer's queues, bound to
+    the server's loop, would not wake the waiting sockets: such a call is sent to that loop too.
     """
     loop = _server_loop
     if loop is not None and not loop.is_closed():
@@ -54,30 +55,13 @@ def _run(coroutine_function, *args) -> None:
         except RuntimeError:
             current = None
         if current is None:
-            _wait_on(loop, asyncio.run_coroutine_threadsafe(coroutine_function(*args), loop))
+            asyncio.run_coroutine_threadsafe(coroutine_function(*args), loop)
             return
     async_to_sync(coroutine_function)(*args)
 
 
 class ServerStopping(RuntimeError):
     """The server's loop has stopped (a shutdown): nothing can be sent from it any more."""
-
-
-def _wait_on(loop: asyncio.AbstractEventLoop, future: concurrent.futures.Future) -> None:
-    """The call's result, for up to 10 s, or until the loop stops: a server shutting down
-    stops its loop while its last sockets' goodbyes (presence) are still on their way, and a
-    wait on a loop that will never run again would hold the process up at exit."""
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            return future.result(timeout=0.2)
-        except concurrent.futures.TimeoutError:
-            if not loop.is_running():
-                future.cancel()
-                raise ServerStopping from None
-            if time.monotonic() > deadline:
-                future.cancel()
-                raise
 
 
 def match_group(match_id: int) -> str:
@@ -96,17 +80,18 @@ def broadcast(match_id: int, *, lobby: bool = False, presence: bool = False, mat
         event["match"] = match_event(match)
         event["present"] = sorted(selectors.present_user_ids(match_id=match_id))
     try:
-        _run(_group_send, layer, match_group(match_id), event)
+        _run(_group_send, layer, match_group(match_id), event, f"match {match_id}")
         if lobby:
-            _run(_group_send, layer, LOBBY_GROUP, {"type": "lobby.changed"})
+            _run(_group_send, layer, LOBBY_GROUP, {"type": "lobby.changed"}, "the lobby")
     except ServerStopping:  # its sockets are closing anyway (presence elsewhere: next push)
         log.info("server stopping: match %s not pushed", match_id)
+
+
+async def _group_send(layer, group: str, event: dict, what: str) -> None:
+    try:
+        await twice(layer.group_send, group, event)
     except Exception:  # the layer is down: the move is saved; sockets catch up at heartbeat
-        log.warning("could not push match %s to its sockets", match_id, exc_info=True)
-
-
-async def _group_send(layer, group: str, event: dict) -> None:
-    await twice(layer.group_send, group, event)
+        log.warning("could not push %s to its sockets", what, exc_info=True)
 
 
 async def twice(layer_call, *args) -> None:
