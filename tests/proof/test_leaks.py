@@ -12,7 +12,7 @@ import random
 import re
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.test import Client
 
 from games.engine import legal_actions, view_for
@@ -55,9 +55,9 @@ async def test_no_response_or_push_shows_a_viewer_a_card_hidden_from_them(
     clients = {}
     for user in (alice, bob, carol):
         clients[user.pk] = Client()
-        await sync_to_async(clients[user.pk].force_login)(user)
+        await database_sync_to_async(clients[user.pk].force_login)(user)
     for deck, seed in MATCHES:
-        match = await sync_to_async(start)(
+        match = await database_sync_to_async(start)(
             alice, bob, deck=deck, target=5, move_seconds=None, spectators_allowed=True
         )
         await play_and_scan(match, clients, (alice, bob, carol), scan, random.Random(seed))
@@ -103,7 +103,7 @@ async def play_and_scan(match: Match, clients, users, scan: Scan, rng) -> None:
                 text_data=json.dumps({"action": action, "version": match.version})
             )
         else:
-            response = await sync_to_async(clients[mover.pk].post)(
+            response = await database_sync_to_async(clients[mover.pk].post)(
                 f"/matches/{match.pk}/act",
                 {"action": action, "version": match.version},
                 headers={"HX-Request": "true"},
@@ -124,7 +124,7 @@ async def play_and_scan(match: Match, clients, users, scan: Scan, rng) -> None:
 
 async def moved_on(match: Match) -> Match:
     """The match once the move just sent has been applied (a socket move is asynchronous)."""
-    read = sync_to_async(Match.objects.select_related("player0", "player1").get)
+    read = database_sync_to_async(Match.objects.select_related("player0", "player1").get)
     for _ in range(500):
         now = await read(pk=match.pk)
         if now.version > match.version:
@@ -133,7 +133,7 @@ async def moved_on(match: Match) -> Match:
     raise AssertionError("the move was not applied")
 
 
-@sync_to_async
+@database_sync_to_async
 def pages(match: Match, clients, users, seats, scan: Scan) -> None:
     """Every page a viewer may open while the match runs (and once it is over)."""
     for user in users:

@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -31,7 +31,7 @@ def cookie_for(user) -> bytes:
 async def socket(user, path: str, origin=ORIGIN) -> WebsocketCommunicator:
     headers = [origin]
     if user is not None:
-        headers.append((b"cookie", await sync_to_async(cookie_for)(user)))
+        headers.append((b"cookie", await database_sync_to_async(cookie_for)(user)))
     return WebsocketCommunicator(application, path, headers=headers)
 
 
@@ -56,12 +56,12 @@ def version_of(frame: str) -> int:
     return int(re.search(r'data-version="(\d+)"', frame).group(1))
 
 
-@sync_to_async
+@database_sync_to_async
 def start_match(alice, bob) -> Match:
     return services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
 
 
-@sync_to_async
+@database_sync_to_async
 def play_one(match_id: int) -> tuple[Match, str]:
     match = Match.objects.get(pk=match_id)
     text = str(legal_actions(match.state)[0])
@@ -71,7 +71,7 @@ def play_one(match_id: int) -> tuple[Match, str]:
     ), text
 
 
-@sync_to_async
+@database_sync_to_async
 def hands(match_id: int) -> tuple[set[str], set[str]]:
     state = Match.objects.get(pk=match_id).state
     return tuple({CODES[c] for c in cards_in(state.hands[s])} for s in (0, 1))
@@ -112,7 +112,7 @@ async def test_refusals_close_with_clear_codes(alice, bob, carol):
     assert (await ws.connect()) == (False, 4401)
     ws = await socket(carol, "/ws/matches/999999/")
     assert (await ws.connect()) == (False, 4404)
-    await sync_to_async(Match.objects.filter(pk=match.pk).update)(spectators_allowed=False)
+    await database_sync_to_async(Match.objects.filter(pk=match.pk).update)(spectators_allowed=False)
     ws = await socket(carol, f"/ws/matches/{match.pk}/")
     assert (await ws.connect()) == (False, 4403)
     ws = await socket(alice, f"/ws/matches/{match.pk}/")  # players are always welcome
@@ -147,7 +147,7 @@ async def test_moves_over_the_socket_and_duplicates_get_an_error_frame(alice, bo
     await ws.send_to(text_data="not json")
     frame = await ws.receive_from(timeout=5)
     assert "could not be read" in frame
-    assert await sync_to_async(Move.objects.filter(match=match).count)() == 1
+    assert await database_sync_to_async(Move.objects.filter(match=match).count)() == 1
     await ws.send_to(text_data=json.dumps({"action": "x", "version": 2}))  # still connected
     assert "data-error" in await error_frame(ws)
     await ws.disconnect()
@@ -161,7 +161,7 @@ async def test_a_version_that_is_not_a_whole_number_cannot_be_read(alice, bob):
     for version in ("Infinity", "1.5", "true", '"1e3"', "[1]"):  # JSON numbers and others
         await ws.send_to(text_data=f'{{"action": "pass", "version": {version}}}')
         assert "could not be read" in await error_frame(ws)
-    assert await sync_to_async(Move.objects.filter(match=match).count)() == 0
+    assert await database_sync_to_async(Move.objects.filter(match=match).count)() == 0
     await ws.disconnect()
 
 
@@ -172,7 +172,7 @@ async def test_a_socket_that_missed_a_push_catches_up_at_the_heartbeat(alice, bo
     await ws.connect()
     await board(ws)  # on connecting
     await board(ws)  # the news that alice is present
-    connected = await sync_to_async(Connection.objects.get)(user=alice)
+    connected = await database_sync_to_async(Connection.objects.get)(user=alice)
     listeners = services.match_changed_listeners[:]
     services.match_changed_listeners.clear()  # the push of the next move is lost
     try:
@@ -180,7 +180,7 @@ async def test_a_socket_that_missed_a_push_catches_up_at_the_heartbeat(alice, bo
     finally:
         services.match_changed_listeners[:] = listeners
     assert version_of(await board(ws, version=2)) == 2  # brought by the heartbeat
-    touched = await sync_to_async(Connection.objects.get)(pk=connected.pk)
+    touched = await database_sync_to_async(Connection.objects.get)(pk=connected.pk)
     assert touched.seen_at > connected.seen_at  # and it keeps the socket counted as present
     await ws.disconnect()
 
@@ -204,7 +204,7 @@ async def test_a_player_sees_when_the_opponent_connects(alice, bob):
 async def test_the_lobby_updates_when_a_match_opens(alice, bob):
     ws = await socket(bob, "/ws/lobby/")
     assert (await ws.connect())[0]
-    await sync_to_async(services.match_create)(user=alice)
+    await database_sync_to_async(services.match_create)(user=alice)
     frame = await ws.receive_from(timeout=5)
     assert 'id="lobby-lists"' in frame and 'data-action="join"' in frame and "alice" in frame
     await ws.disconnect()
@@ -220,7 +220,7 @@ async def test_nothing_is_pushed_for_a_rolled_back_move(alice, bob):
     while not await ws.receive_nothing(timeout=0.5):  # let the presence push go by
         await ws.receive_from()
 
-    @sync_to_async
+    @database_sync_to_async
     def move_then_fail():
         from django.db import transaction
 
@@ -274,7 +274,7 @@ async def test_moves_over_the_socket_are_throttled_with_an_error_frame(alice, bo
     text = str(legal_actions(match.state)[0])
     await ws.send_to(text_data=json.dumps({"action": text, "version": 1}))
     assert "moving faster than anyone needs to" in await error_frame(ws)
-    assert not await sync_to_async(Move.objects.filter(match=match).exists)()
+    assert not await database_sync_to_async(Move.objects.filter(match=match).exists)()
     await ws.disconnect()
 
 
@@ -284,7 +284,7 @@ async def test_opening_the_socket_ends_a_match_whose_clock_ran_out(alice, bob):
     from django.utils import timezone
 
     match = await start_match(alice, bob)
-    await sync_to_async(Match.objects.filter(pk=match.pk).update)(
+    await database_sync_to_async(Match.objects.filter(pk=match.pk).update)(
         turn_started_at=timezone.now() - timedelta(seconds=90)
     )
     ws = await socket(alice, f"/ws/matches/{match.pk}/")
