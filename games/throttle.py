@@ -13,7 +13,8 @@ import math
 import time
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -47,6 +48,14 @@ def hit(scope: str, key: str, limit: int, seconds: int) -> None:
 
 
 def _count(name: str, seconds: int) -> int:
+    if isinstance(caches["default"], RedisCache):
+        # One round trip (a move's count sits on its way): start the window's count if this is
+        # its first event, then add one. Django's add and incr took three.
+        key = cache.make_and_validate_key(name)
+        pipe = caches["default"]._cache.get_client(key, write=True).pipeline(transaction=False)
+        pipe.set(key, 0, ex=seconds + 1, nx=True)
+        pipe.incr(key)
+        return pipe.execute()[1]
     if cache.add(name, 1, timeout=seconds + 1):
         return 1
     try:
