@@ -85,6 +85,8 @@ def broadcast(match_id: int, *, lobby: bool = False, presence: bool = False, mat
             _run(_group_send, layer, LOBBY_GROUP, {"type": "lobby.changed"}, "the lobby")
     except ServerStopping:  # its sockets are closing anyway (presence elsewhere: next push)
         log.info("server stopping: match %s not pushed", match_id)
+    except Exception:  # sent here and now (no server loop to hand it to), and it failed
+        log.warning("could not push match %s to its sockets", match_id, exc_info=True)
 
 
 async def _group_send(layer, group: str, event: dict, what: str) -> None:
