@@ -6,7 +6,10 @@ is made the way the match page makes it: over the page's open websocket (``--htt
 over http, the page's way when its socket is down), and the opponent's socket must receive
 the pushed board. Prints moves per second, move-to-push latency (p50, p95, p99), errors and
 moves lost (acknowledged but absent from the database), and the latency of a bare view
-(``/healthz``) on the same server under the same concurrency, as a floor.
+(``/healthz``) on the same server under the same concurrency, as a floor. Then a deploy
+with every page open: the server is stopped (SIGTERM) and started again, every page reopens
+its socket as live.js does, and it prints how long until all are back with their boards, and
+whether any board is behind the database.
 
     DATABASE_URL=postgres://euchre:euchre@127.0.0.1:5432/euchre \\
     REDIS_URL=redis://127.0.0.1:6379/0 \\
@@ -298,6 +301,101 @@ async def loop_lag(lags: list[float], every: float = 0.01) -> None:
         lags.append(time.perf_counter() - due)
 
 
+def start_server(port: int, workers: int, env: dict[str, str]) -> subprocess.Popen:
+    """``uvicorn --workers N`` on ``port``, once it answers ``/healthz``."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "euchre_site.asgi:application", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", str(workers), "--no-access-log",
+         "--log-level", "warning", "--ws-per-message-deflate", "false",
+         "--timeout-keep-alive", "75"],
+        cwd=ROOT, env=env, start_new_session=True,
+    )  # fmt: skip
+    for _ in range(150):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            return server
+        except OSError:
+            time.sleep(0.2)
+    stop_server(server)
+    sys.exit("the server did not answer /healthz within 30 s")
+
+
+def stop_server(server: subprocess.Popen) -> float:
+    """SIGTERM to the server and its workers, as a deploy does; seconds until it exited."""
+    began = time.perf_counter()
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:  # counted as 10 s: it needed a SIGKILL
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+    return time.perf_counter() - began
+
+
+async def restart_with_pages_open(base: str, players: list[tuple[int, str]], restart, rng) -> dict:
+    """A deploy with every page open: each player's socket is open, the server is stopped
+    (SIGTERM) and started again by ``restart``, and each page reopens its socket 0.5-2 s after
+    it closed (live.js). Measures from the server answering again until every socket holds its
+    board, and checks each board is its match's stored version."""
+    import websockets
+
+    from games.models import Match
+
+    ws_base = base.replace("http://", "ws://")
+    result = {"waits": [], "behind": [], "errors": [], "closed": {}}
+
+    async def board(ws) -> str:
+        async with asyncio.timeout(30):
+            while 'id="board"' not in (frame := await ws.recv()):
+                pass
+        return frame
+
+    def connect(match_id: int, cookie: str):
+        return websockets.connect(
+            f"{ws_base}/ws/matches/{match_id}/",
+            origin=base,
+            additional_headers={"Cookie": f"sessionid={cookie}"},
+            open_timeout=30,
+        )
+
+    async def first_visit(match_id: int, cookie: str):
+        ws = await connect(match_id, cookie)
+        await board(ws)
+        return ws
+
+    sockets = await asyncio.gather(*(first_visit(m, c) for m, c in players))
+    stopped_in = await asyncio.to_thread(restart)
+    for ws in sockets:
+        await ws.wait_closed()
+        code = ws.close_code
+        result["closed"][code] = result["closed"].get(code, 0) + 1
+    stored = await asyncio.to_thread(lambda: dict(Match.objects.values_list("pk", "version")))
+    began = time.perf_counter()
+    all_back = asyncio.Event()
+
+    async def comes_back(match_id: int, cookie: str) -> None:
+        await asyncio.sleep(rng.uniform(0.5, 2.0))
+        opened = time.perf_counter()
+        try:
+            async with connect(match_id, cookie) as ws:
+                frame = await board(ws)
+                result["waits"].append(time.perf_counter() - opened)
+                if int(VERSION.search(frame).group(1)) != stored[match_id]:
+                    result["behind"].append(match_id)
+                await all_back.wait()  # stays connected until every page is back
+        except Exception as error:
+            result["errors"].append(f"match {match_id}: {type(error).__name__}: {error}")
+
+    tasks = [asyncio.create_task(comes_back(m, c)) for m, c in players]
+    while len(result["waits"]) + len(result["errors"]) < len(players):
+        await asyncio.sleep(0.01)
+    result["took"] = time.perf_counter() - began
+    result["stopped in"] = stopped_in
+    all_back.set()
+    await asyncio.gather(*tasks)
+    return result
+
+
 def process_cpu_seconds(root: int) -> float:
     """CPU time (user + system) of process ``root`` and its children, from /proc."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -352,21 +450,9 @@ def main() -> None:
     matches = setup_matches(args.matches)
 
     port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "euchre_site.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", str(args.workers), "--no-access-log",
-         "--log-level", "warning", "--ws-per-message-deflate", "false",
-         "--timeout-keep-alive", "75"],
-        cwd=ROOT, env=env, start_new_session=True,
-    )  # fmt: skip
+    server = start_server(port, args.workers, env)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(150):
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.2)
         rng = random.Random(1)
         stats = Stats()
 
@@ -391,13 +477,18 @@ def main() -> None:
         asyncio.run(run())
         cpu, (busy, total) = measured["cpu"], measured["busy"]
         floor = asyncio.run(bare_view(base, args.matches, min(args.seconds, 15), args.think, rng))
+
+        # A deploy in the middle of it all: every page open, the server restarted.
+        def restart() -> float:
+            nonlocal server
+            stopped_in = stop_server(server)
+            server = start_server(port, args.workers, env)
+            return stopped_in
+
+        players = [(m, cookie) for m, a, b in matches for cookie in (a, b)]
+        restarted = asyncio.run(restart_with_pages_open(base, players, restart, rng))
     finally:
-        os.killpg(server.pid, signal.SIGTERM)  # the server and its worker processes
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # open sockets can hold a graceful shutdown up
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        stop_server(server)
 
     stored = stored_moves()
     lost = sum(max(0, n - stored.get(m, 0)) for m, n in stats.acknowledged.items())
@@ -435,6 +526,19 @@ def main() -> None:
     for error in stats.errors[:10]:
         print(f"  {error}")
     row("moves lost", str(lost))
+    closes = ", ".join(f"{n} with {code}" for code, n in sorted(restarted["closed"].items()))
+    row("restart, pages open", f"the old server stopped in {restarted['stopped in']:.1f} s; "
+        f"sockets closed: {closes}")  # fmt: skip
+    row(
+        "  every page back",
+        f"{len(restarted['waits'])} sockets with their boards {restarted['took']:.1f} s after "
+        "the server answered (pages wait 0.5-2 s before reconnecting)",
+    )
+    row("  socket open -> board", spread(quantiles(restarted["waits"])))
+    row("  boards behind the database", str(len(restarted["behind"])))
+    row("  reconnect errors", str(len(restarted["errors"])))
+    for error in restarted["errors"][:10]:
+        print(f"  {error}")
 
 
 if __name__ == "__main__":
