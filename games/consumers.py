@@ -146,11 +146,16 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         await self._join_group()
         await self.accept()
         self.joined = True
-        await database_sync_to_async(services.connection_open)(
+        await self._show(*await database_sync_to_async(self._arrive)())
+        Heartbeat.of_this_loop().add(self)
+
+    def _arrive(self) -> tuple[int, str]:
+        """One trip to the database thread: the socket is recorded (the others get the news,
+        with the match to render it from) and this viewer's board is rendered from that read."""
+        match = services.connection_open(
             match_id=self.match_id, user=self.user, channel_name=self.channel_name
         )
-        await self.send_board()
-        Heartbeat.of_this_loop().add(self)
+        return match.version, self._render(match)
 
     def _refusal(self) -> int | None:
         """The close code that refuses this viewer, or None; an admitted viewer's match is
@@ -204,7 +209,7 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
                 await self.send(text_data=_error_frame(_("That move could not be read")))
             return
         try:
-            html = await database_sync_to_async(self._move)(action, version)
+            shown = await database_sync_to_async(self._move)(action, version)
         except (services.GameError, throttle.Throttled) as error:
             await self.send_board()  # what the table is now, then why the move was refused
             with translation.override(self.language):
@@ -212,40 +217,48 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
             return
         # The mover's board comes straight back (even with the channel layer down); the
         # broadcast after the commit brings it to every other socket.
-        await self.send(text_data=html)
+        await self._show(*shown)
 
-    def _move(self, action: str, version: int) -> str:
+    def _move(self, action: str, version: int) -> tuple[int, str]:
         with translation.override(self.language):  # a refusal is worded for this player
             throttle.move(self.user)
             match = services.move_apply(
                 user=self.user, match_id=self.match_id, action=action, version=version
             )
-        return self._render(match)
+        return match.version, self._render(match)
 
     async def match_changed(self, event: dict) -> None:
         if event.get("presence"):
             selectors.forget_presence(self.match_id)
+        if event.get("opened") == self.channel_name:
+            return  # the news of this socket's own opening: its board went out with it
         if "match" not in event:
             await self.send_board()
             return
-        # A move: the match came with the news, so the board is rendered right here, without
-        # the database (and without handing the work to a thread).
+        # A move, or who is connected: the match came with the news, so the board is rendered
+        # right here, without the database (and without handing the work to a thread).
         match = match_from_event(event["match"])
-        if match.version <= self.shown_version:
-            return  # this socket already shows this board (the mover's own) or a later one
+        if match.version == self.shown_version and not event.get("presence"):
+            return  # this socket already shows this board (the mover's own)
         html = self._render(match, present=frozenset(event["present"]))
-        await self.send(text_data=html)
+        await self._show(match.version, html)
 
     async def send_board(self) -> None:
-        html = await database_sync_to_async(self._render_board)()
+        await self._show(*await database_sync_to_async(self._render_board)())
+
+    def _render_board(self) -> tuple[int, str]:
+        match = Match.objects.select_related("player0", "player1", "winner").get(pk=self.match_id)
+        return match.version, self._render(match)
+
+    async def _show(self, version: int, html: str) -> None:
+        """Send a board, unless this socket already shows a later one: a push can overtake a
+        board read from the database a moment earlier, and the page must not step back."""
+        if version < self.shown_version:
+            return
+        self.shown_version = version
         await self.send(text_data=html)
 
-    def _render_board(self) -> str:
-        match = Match.objects.select_related("player0", "player1", "winner").get(pk=self.match_id)
-        return self._render(match)
-
     def _render(self, match: Match, present: frozenset[int] | None = None) -> str:
-        self.shown_version = max(self.shown_version, match.version)
         with translation.override(self.language):
             context = board_context(
                 match, self.user, base_url=_base_url(self.scope), present=present

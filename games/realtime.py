@@ -68,14 +68,18 @@ def match_group(match_id: int) -> str:
     return f"match_{match_id}"
 
 
-def broadcast(match_id: int, *, lobby: bool = False, presence: bool = False, match=None) -> None:
+def broadcast(
+    match_id: int, *, lobby: bool = False, presence: bool = False, match=None, opened: str = ""
+) -> None:
     """Tell every socket on the match (and the lobby, when the match list changed).
 
     A match in play travels with the news (``match_event``): each socket renders its viewer's
     board from it without going back to the database.
     """
     layer = get_channel_layer()
-    event = {"type": "match.changed", "presence": presence}
+    event = {"type": "match.changed", "presence": presence, "opened": opened}
+    if presence:  # who is connected just changed: not what this process remembers
+        selectors.forget_presence(match_id)
     if match is not None and match.status == MatchStatus.ACTIVE:
         event["match"] = match_event(match)
         event["present"] = sorted(selectors.present_user_ids(match_id=match_id))

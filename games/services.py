@@ -87,13 +87,16 @@ match_changed_listeners: list[Callable[..., None]] = []
 computer_turn_listeners: list[Callable[[int], None]] = []
 
 
-def _changed(match_id: int, lobby: bool = False, presence: bool = False, match=None) -> None:
+def _changed(
+    match_id: int, lobby: bool = False, presence: bool = False, match=None, opened: str = ""
+) -> None:
     # After the commit: nobody is ever shown a move that was rolled back. The saved match,
-    # when there is one, goes along: listeners need not read it back.
+    # when there is one, goes along: listeners need not read it back. ``opened``: the socket
+    # whose opening this is (it has its board already).
     for listener in match_changed_listeners:
         transaction.on_commit(
             lambda listener=listener: listener(
-                match_id, lobby=lobby, presence=presence, match=match
+                match_id, lobby=lobby, presence=presence, match=match, opened=opened
             )
         )
 
@@ -412,13 +415,17 @@ def _rate(match: Match) -> None:
 # Presence: one row per open match socket ------------------------------------------------
 
 
-def connection_open(*, match_id: int, user, channel_name: str) -> None:
+def connection_open(*, match_id: int, user, channel_name: str) -> Match:
+    """A socket opened on the match: recorded for presence. Returns the match as it stands,
+    which also goes with the news to the match's other sockets."""
     with transaction.atomic():
         Connection.objects.update_or_create(
             channel_name=channel_name,
             defaults={"match_id": match_id, "user": user, "seen_at": timezone.now()},
         )
-        _changed(match_id, presence=True)
+        match = Match.objects.select_related("player0", "player1", "winner").get(pk=match_id)
+        _changed(match_id, presence=True, match=match, opened=channel_name)
+    return match
 
 
 def connections_touch(*, channel_names: list[str]) -> None:
