@@ -139,8 +139,10 @@ class Start:
 
     def __init__(self, matches: int, seconds: float) -> None:
         self.waiting = matches
+        self.playing = matches
         self.seconds = seconds
         self.all_seated = asyncio.Event()
+        self.all_finished = asyncio.Event()
         self.go = asyncio.Event()
         self.deadline = 0.0
 
@@ -149,6 +151,12 @@ class Start:
         if self.waiting == 0:
             self.all_seated.set()
         await self.go.wait()
+
+    async def finished(self) -> None:
+        self.playing -= 1
+        if self.playing == 0:
+            self.all_finished.set()
+        await self.all_finished.wait()
 
     async def begin_when_quiet(self, quiet: float = 1.0, longest: float = 60.0) -> float:
         """Once all are seated and no frame has come for ``quiet`` seconds: start the clock.
@@ -261,6 +269,9 @@ async def play_match(base, match_id, cookies, stats: Stats, start, think, rng, h
     except Exception as error:  # counted, and the run goes on
         stats.errors.append(f"match {match_id}: {type(error).__name__}: {error}")
     finally:
+        # Pages stay open until every match has made its last move: 400 sockets closing at
+        # once is the restart's business below, not part of the measured play.
+        await start.finished()
         for task in readers:
             task.cancel()
         for seat in seats:
