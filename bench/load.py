@@ -537,7 +537,8 @@ def main() -> None:
     for error in stats.errors[:10]:
         print(f"  {error}")
     row("moves lost", str(lost))
-    closes = ", ".join(f"{n} with {code}" for code, n in sorted(restarted["closed"].items()))
+    closed = sorted(restarted["closed"].items(), key=str)  # a code may be None
+    closes = ", ".join(f"{n} with {code}" for code, n in closed)
     row("restart, pages open", f"the old server stopped in {restarted['stopped in']:.1f} s; "
         f"sockets closed: {closes}")  # fmt: skip
     row(
