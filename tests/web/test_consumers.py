@@ -91,17 +91,28 @@ async def test_a_player_receives_the_board_on_connect_and_after_every_move(alice
 
 
 async def test_pushes_never_carry_a_card_hidden_from_the_viewer(alice, bob, carol):
+    """Every frame each viewer gets: the boards on connecting, the news of the others
+    arriving (rendered from the pushed match), and the boards after each move."""
     match = await start_match(alice, bob)
+    hands_at = {match.version: await hands(match.pk)}  # both hands, by version
     sockets = {}
     for name, user in (("alice", alice), ("bob", bob), ("carol", carol)):
         sockets[name] = await socket(user, f"/ws/matches/{match.pk}/")
         assert (await sockets[name].connect())[0]
+    checked = 0
     for _ in range(6):
         moved, _ = await play_one(match.pk)
-        hand0, hand1 = await hands(match.pk)
-        for name, hidden in (("alice", hand1), ("bob", hand0), ("carol", hand0 | hand1)):
-            frame = await board(sockets[name], version=moved.version)
-            assert not codes_in(frame) & hidden, f"{name} was sent a hidden card"
+        hands_at[moved.version] = await hands(match.pk)
+        for name, ws in sockets.items():
+            while True:
+                frame = await board(ws)
+                hand0, hand1 = hands_at[version_of(frame)]
+                hidden = {"alice": hand1, "bob": hand0, "carol": hand0 | hand1}[name]
+                assert not codes_in(frame) & hidden, f"{name} was sent a hidden card"
+                checked += 1
+                if version_of(frame) == moved.version:
+                    break
+    assert checked >= 3 * 6 + 3  # at least each move's board and the first boards
     for ws in sockets.values():
         await ws.disconnect()
 
