@@ -173,23 +173,28 @@ class Start:
         return seating
 
 
-async def play_match(base, match_id, cookies, stats: Stats, start, think, rng, http) -> None:
-    import httpx
+def match_socket(base: str, match_id: int, cookie: str):
+    """A player's match socket, opened as the page opens it (its origin, its session)."""
     import websockets
 
-    ws_base = base.replace("http://", "ws://")
+    return websockets.connect(
+        f"{base.replace('http://', 'ws://')}/ws/matches/{match_id}/",
+        origin=base,
+        additional_headers={"Cookie": f"sessionid={cookie}"},
+        open_timeout=30,
+    )
+
+
+async def play_match(base, match_id, cookies, stats: Stats, start, think, rng, http) -> None:
+    import httpx
+
     seats, clients, readers = [], [], []
     try:
         for cookie in cookies:
             client = httpx.AsyncClient(base_url=base, cookies={"sessionid": cookie}, timeout=30)
             await client.get(f"/matches/{match_id}/")  # sets the csrftoken cookie
             clients.append(client)
-            ws = await websockets.connect(
-                f"{ws_base}/ws/matches/{match_id}/",
-                origin=base,
-                additional_headers={"Cookie": f"sessionid={cookie}"},
-                open_timeout=30,
-            )
+            ws = await match_socket(base, match_id, cookie)
             seat = Seat(ws)
             seats.append(seat)
             readers.append(asyncio.create_task(seat.read()))
@@ -348,11 +353,8 @@ async def restart_with_pages_open(base: str, players: list[tuple[int, str]], res
     (SIGTERM) and started again by ``restart``, and each page reopens its socket 0.5-2 s after
     it closed (live.js). Measures from the server answering again until every socket holds its
     board, and checks each board is its match's stored version."""
-    import websockets
-
     from games.models import Match
 
-    ws_base = base.replace("http://", "ws://")
     result = {"waits": [], "behind": [], "errors": [], "closed": {}}
 
     async def board(ws) -> str:
@@ -361,16 +363,8 @@ async def restart_with_pages_open(base: str, players: list[tuple[int, str]], res
                 pass
         return frame
 
-    def connect(match_id: int, cookie: str):
-        return websockets.connect(
-            f"{ws_base}/ws/matches/{match_id}/",
-            origin=base,
-            additional_headers={"Cookie": f"sessionid={cookie}"},
-            open_timeout=30,
-        )
-
     async def first_visit(match_id: int, cookie: str):
-        ws = await connect(match_id, cookie)
+        ws = await match_socket(base, match_id, cookie)
         await board(ws)
         return ws
 
@@ -388,7 +382,7 @@ async def restart_with_pages_open(base: str, players: list[tuple[int, str]], res
         await asyncio.sleep(rng.uniform(0.5, 2.0))
         opened = time.perf_counter()
         try:
-            async with connect(match_id, cookie) as ws:
+            async with match_socket(base, match_id, cookie) as ws:
                 frame = await board(ws)
                 result["waits"].append(time.perf_counter() - opened)
                 if int(VERSION.search(frame).group(1)) != stored[match_id]:

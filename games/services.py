@@ -76,9 +76,10 @@ class Conflict(GameError):
     status = 409
 
 
-# Called after a commit that changed a match: listener(match_id, lobby=, presence=, match=): lobby
-# when the lobby's lists changed too, presence when only who is connected did (the real-time
-# layer hooks in: games.apps).
+# Called after a commit that changed a match: listener(match_id, lobby=, presence=, match=,
+# opened=): lobby when the lobby's lists changed too, presence when only who is connected did,
+# match the saved match when there is one, opened the socket whose opening this is (the
+# real-time layer hooks in: games.apps).
 match_changed_listeners: list[Callable[..., None]] = []
 
 
@@ -91,8 +92,7 @@ def _changed(
     match_id: int, lobby: bool = False, presence: bool = False, match=None, opened: str = ""
 ) -> None:
     # After the commit: nobody is ever shown a move that was rolled back. The saved match,
-    # when there is one, goes along: listeners need not read it back. ``opened``: the socket
-    # whose opening this is (it has its board already).
+    # when there is one, goes along: listeners need not read it back.
     for listener in match_changed_listeners:
         transaction.on_commit(
             lambda listener=listener: listener(
