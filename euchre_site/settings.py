@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "channels",
     "csp",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "games",
 ]
 
@@ -171,8 +173,22 @@ else:
 
 # Seconds between a match socket's heartbeats (presence, and rejoining after a layer outage).
 REALTIME_HEARTBEAT_SECONDS = float(os.environ.get("REALTIME_HEARTBEAT_SECONDS", "10"))
+# How often a server process compares its sockets' boards with the database. With Redis every
+# process hears every push, and this is only the safety net; the in-memory layer cannot carry
+# the worker's pushes (the computer's moves, clocks) to the web process, so there it is short.
+REALTIME_CATCH_UP_SECONDS = float(
+    os.environ.get("REALTIME_CATCH_UP_SECONDS", "10" if REDIS_URL else "0.25")
+)
 # How long the computer waits before showing its move (it thinks in well under this).
 COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY_SECONDS", "0.8"))
+
+# Time-driven work (the computer's turns, clocks running out) is a task in the database,
+# run by `manage.py run_worker` processes (django-tasks, the backport of Django 6's tasks).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# A worker writes its heartbeat this often; one silent for WORKER_DEAD_AFTER_SECONDS is dead,
+# and the tasks it had taken are queued again.
+WORKER_BEAT_SECONDS = float(os.environ.get("WORKER_BEAT_SECONDS", "2"))
+WORKER_DEAD_AFTER_SECONDS = float(os.environ.get("WORKER_DEAD_AFTER_SECONDS", "10"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -7,9 +7,4 @@ class GamesConfig(AppConfig):
     verbose_name = "Two-hand euchre"
 
     def ready(self) -> None:
-        from . import computer, i18n, realtime, services  # noqa: F401  (i18n: log-in signal)
-
-        if realtime.broadcast not in services.match_changed_listeners:
-            services.match_changed_listeners.append(realtime.broadcast)
-        if computer.wake not in services.computer_turn_listeners:
-            services.computer_turn_listeners.append(computer.wake)
+        from . import i18n  # noqa: F401  (its log-in signal receiver)

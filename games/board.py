@@ -223,10 +223,14 @@ def board_context(
     if match.status == MatchStatus.FINISHED:
         context["your_turn"] = False
         context["rating_changes"] = [
-            {"name": change.player.username, "before": change.before, "after": change.after,
-             "delta": change.delta}
-            for change in match.rating_changes.select_related("player").order_by("player_id")
-        ]  # fmt: skip
+            {
+                "name": change.player.username,
+                "before": change.before,
+                "after": change.after,
+                "delta": change.delta,
+            }
+            for change in sorted(match.rating_changes.all(), key=lambda c: c.player_id)
+        ]  # fmt: skip (sockets read the changes with the match: this runs without the database)
     return context
 
 

@@ -16,6 +16,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
+from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -23,8 +24,8 @@ from django.utils.translation import gettext as _
 from . import selectors, services, throttle
 from .board import board_context
 from .i18n import language_for_scope
-from .models import Match
-from .realtime import LOBBY_GROUP, match_from_event, match_group, remember_server_loop, twice
+from .models import Match, RatingChange
+from .realtime import LOBBY_GROUP, match_group, twice
 
 log = logging.getLogger(__name__)
 
@@ -65,24 +66,32 @@ class HealthConsumer(Dispatch, AsyncJsonWebsocketConsumer):
         await self.send_json({"status": "ok", "echo": content})
 
 
-class Heartbeat:
-    """One per server process (per event loop): every ``REALTIME_HEARTBEAT_SECONDS`` one query
-    marks all of the process's match sockets as still connected (presence), one more reads
-    their matches' versions, and each socket catches up if its board is behind. Per socket,
-    that was two queries and a trip to a thread every few seconds for every open page."""
+class PerLoop:
+    """One instance per event loop (a server process has one; each async test has its own)."""
 
-    _by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+    _by_loop: weakref.WeakKeyDictionary
 
-    def __init__(self) -> None:
-        self.sockets: set[MatchConsumer] = set()
-        self.task: asyncio.Task | None = None
+    def __init_subclass__(cls) -> None:
+        cls._by_loop = weakref.WeakKeyDictionary()
 
     @classmethod
-    def of_this_loop(cls) -> Heartbeat:
+    def of_this_loop(cls):
         loop = asyncio.get_running_loop()
         if loop not in cls._by_loop:
             cls._by_loop[loop] = cls()
         return cls._by_loop[loop]
+
+
+class Heartbeat(PerLoop):
+    """One per server process. Every ``REALTIME_CATCH_UP_SECONDS`` one query reads the
+    versions of its sockets' matches, and a socket whose board is behind is brought up to date
+    (a push was lost, or a change came from a process the in-memory layer cannot hear); every
+    ``REALTIME_HEARTBEAT_SECONDS`` one more marks all its sockets as connected (presence), and
+    each socket rejoins its group (in case joining failed while the layer was down)."""
+
+    def __init__(self) -> None:
+        self.sockets: set[MatchConsumer] = set()
+        self.task: asyncio.Task | None = None
 
     def add(self, consumer: MatchConsumer) -> None:
         self.sockets.add(consumer)
@@ -93,25 +102,68 @@ class Heartbeat:
         self.sockets.discard(consumer)
 
     async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        touched = loop.time()
         while self.sockets:  # ends with the last socket; the next one starts it again
-            await asyncio.sleep(settings.REALTIME_HEARTBEAT_SECONDS)
+            await asyncio.sleep(settings.REALTIME_CATCH_UP_SECONDS)
             sockets = list(self.sockets)
+            touch = loop.time() - touched >= settings.REALTIME_HEARTBEAT_SECONDS
             try:
-                versions = await database_sync_to_async(self._touch)(sockets)
+                versions = await database_sync_to_async(self._check)(sockets, touch)
             except Exception:  # the database is away: the next beat tries again
                 log.warning("heartbeat could not reach the database", exc_info=True)
                 continue
+            if touch:
+                touched = loop.time()
             for consumer in sockets:
                 if consumer in self.sockets:
                     try:
-                        await consumer.catch_up(versions.get(consumer.match_id))
+                        await consumer.catch_up(versions.get(consumer.match_id), rejoin=touch)
                     except Exception:  # one socket's trouble must not stop the others' beat
                         log.warning("heartbeat: socket %s", consumer.channel_name, exc_info=True)
 
     @staticmethod
-    def _touch(sockets: list[MatchConsumer]) -> dict[int, int]:
-        services.connections_touch(channel_names=[c.channel_name for c in sockets])
+    def _check(sockets: list[MatchConsumer], touch: bool) -> dict[int, int]:
+        if touch:
+            services.connections_touch(channel_names=[c.channel_name for c in sockets])
         return selectors.match_versions(match_ids={c.match_id for c in sockets})
+
+
+class Boards(PerLoop):
+    """This process's boards of the moment: a pushed event makes the match be read once per
+    process (not once per socket) and each kind of viewer's board (seat or spectator, language,
+    address) rendered once, then shared by every socket of that kind."""
+
+    KEEP_SECONDS = 2.0  # long enough for every socket to take the event from the layer
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple, tuple[asyncio.Future, dict]] = {}
+
+    async def board(self, consumer: MatchConsumer, key: tuple) -> tuple[int, str]:
+        """The board ``consumer``'s viewer sees after the event ``key`` (match id first)."""
+        entry = self.entries.get(key)
+        if entry is None:
+            read = asyncio.ensure_future(database_sync_to_async(_read)(key[0]))
+            entry = self.entries[key] = (read, {})
+            asyncio.get_running_loop().call_later(self.KEEP_SECONDS, self.entries.pop, key, None)
+        read, rendered = entry
+        match, present = await read
+        kind = (match.seat_of(consumer.user), consumer.language, consumer.base_url)
+        if kind not in rendered:
+            rendered[kind] = consumer.render(match, present)
+        return match.version, rendered[kind]
+
+
+def _read(match_id: int) -> tuple[Match, frozenset[int]]:
+    """The match with all its board shows (so the board renders without the database), and
+    who is connected to it."""
+    changes = RatingChange.objects.select_related("player")
+    match = (
+        Match.objects.select_related("player0", "player1", "winner")
+        .prefetch_related(Prefetch("rating_changes", queryset=changes))
+        .get(pk=match_id)
+    )
+    return match, selectors.present_user_ids(match_id=match_id)
 
 
 def _base_url(scope) -> str:
@@ -129,8 +181,8 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
     """``/ws/matches/<id>/``: the board of one match, pushed after every committed change."""
 
     async def connect(self) -> None:
-        remember_server_loop()
         self.language = language_for_scope(self.scope)  # pushes speak the viewer's language
+        self.base_url = _base_url(self.scope)
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.user = self.scope["user"]
         self.joined = False
@@ -150,22 +202,20 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         Heartbeat.of_this_loop().add(self)
 
     def _arrive(self) -> tuple[int, str]:
-        """One trip to the database thread: the socket is recorded (the others get the news,
-        with the match to render it from) and this viewer's board is rendered from that read."""
+        """One trip to the database thread: the socket is recorded (the others get the news)
+        and this viewer's board is rendered from the match read there."""
         match = services.connection_open(
             match_id=self.match_id, user=self.user, channel_name=self.channel_name
         )
-        return match.version, self._render(match)
+        return match.version, self.render(match)
 
     def _refusal(self) -> int | None:
-        """The close code that refuses this viewer, or None; an admitted viewer's match is
-        brought up to date first (its clock, the computer's turn)."""
+        """The close code that refuses this viewer, or None."""
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None:
             return NO_SUCH_MATCH
         if match.seat_of(self.user) is None and not match.spectators_allowed:
             return NOT_ALLOWED
-        services.match_touch(match=match)  # clock and computer brought up to date
         return None
 
     async def _join_group(self) -> None:
@@ -184,13 +234,14 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
             match_id=self.match_id, channel_name=self.channel_name
         )
 
-    async def catch_up(self, version: int | None) -> None:
+    async def catch_up(self, version: int | None, rejoin: bool = False) -> None:
         """The heartbeat's visit: rejoin the group (in case joining failed), and if the match
-        has moved past the board shown here (a push was lost: the layer was down, say), send
-        the current one."""
-        await self._join_group()
+        has moved past the board shown here (a push was lost, or the change came from a
+        process this one cannot hear), send the current one."""
+        if rejoin:
+            await self._join_group()
         if version is not None and version > self.shown_version:
-            await self.send_board()
+            await self._show(*await Boards.of_this_loop().board(self, (self.match_id, version)))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         """A move over the socket: ``{"action": "play:JH", "version": 12}``."""
@@ -225,30 +276,25 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
             match = services.move_apply(
                 user=self.user, match_id=self.match_id, action=action, version=version
             )
-        return match.version, self._render(match)
+        return match.version, self.render(match)
 
     async def match_changed(self, event: dict) -> None:
         if event.get("presence"):
             selectors.forget_presence(self.match_id)
         if event.get("opened") == self.channel_name:
             return  # the news of this socket's own opening: its board went out with it
-        if "match" not in event:
-            await self.send_board()
-            return
-        # A move, or who is connected: the match came with the news, so the board is rendered
-        # right here, without the database (and without handing the work to a thread).
-        match = match_from_event(event["match"])
-        if match.version == self.shown_version and not event.get("presence"):
+        version = event.get("version")
+        if version is not None and version <= self.shown_version:
             return  # this socket already shows this board (the mover's own)
-        html = self._render(match, present=frozenset(event["present"]))
-        await self._show(match.version, html)
+        key = (self.match_id, version, event.get("presence"), event.get("opened"))
+        await self._show(*await Boards.of_this_loop().board(self, key))
 
     async def send_board(self) -> None:
         await self._show(*await database_sync_to_async(self._render_board)())
 
     def _render_board(self) -> tuple[int, str]:
-        match = Match.objects.select_related("player0", "player1", "winner").get(pk=self.match_id)
-        return match.version, self._render(match)
+        match, present = _read(self.match_id)
+        return match.version, self.render(match, present)
 
     async def _show(self, version: int, html: str) -> None:
         """Send a board, unless this socket already shows a later one: a push can overtake a
@@ -258,11 +304,9 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         self.shown_version = version
         await self.send(text_data=html)
 
-    def _render(self, match: Match, present: frozenset[int] | None = None) -> str:
+    def render(self, match: Match, present: frozenset[int] | None = None) -> str:
         with translation.override(self.language):
-            context = board_context(
-                match, self.user, base_url=_base_url(self.scope), present=present
-            )
+            context = board_context(match, self.user, base_url=self.base_url, present=present)
             return render_to_string("match.html#board", context)
 
 
@@ -270,7 +314,6 @@ class LobbyConsumer(Dispatch, AsyncWebsocketConsumer):
     """``/ws/lobby/``: the lobby's lists, pushed when a match opens, starts or ends."""
 
     async def connect(self) -> None:
-        remember_server_loop()
         self.language = language_for_scope(self.scope)
         self.user = self.scope["user"]
         if not self.user.is_authenticated:

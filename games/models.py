@@ -296,3 +296,17 @@ class PlayerSettings(models.Model):
 
     def __str__(self) -> str:
         return f"Settings of {self.user}"
+
+
+class WorkerBeat(models.Model):
+    """A task worker's heartbeat (``manage.py run_worker``): a worker silent for longer than
+    ``WORKER_DEAD_AFTER_SECONDS`` is dead, and the tasks it had taken are queued again."""
+
+    worker_id = models.CharField(max_length=64, primary_key=True)
+    host = models.CharField(max_length=255)
+    pid = models.PositiveIntegerField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.host}:{self.pid}"

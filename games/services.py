@@ -7,7 +7,6 @@ is refused instead of applied twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -16,7 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import rating
+from . import rating, realtime, tasks
 from .engine import (
     Action,
     IllegalAction,
@@ -76,31 +75,6 @@ class Conflict(GameError):
     status = 409
 
 
-# Called after a commit that changed a match: listener(match_id, lobby=, presence=, match=,
-# opened=): lobby when the lobby's lists changed too, presence when only who is connected did,
-# match the saved match when there is one, opened the socket whose opening this is (the
-# real-time layer hooks in: games.apps).
-match_changed_listeners: list[Callable[..., None]] = []
-
-
-# Called after a commit that left a match against the computer in play: listener(match_id)
-# (games.computer hooks in, to let the computer take its turn).
-computer_turn_listeners: list[Callable[[int], None]] = []
-
-
-def _changed(
-    match_id: int, lobby: bool = False, presence: bool = False, match=None, opened: str = ""
-) -> None:
-    # After the commit: nobody is ever shown a move that was rolled back. The saved match,
-    # when there is one, goes along: listeners need not read it back.
-    for listener in match_changed_listeners:
-        transaction.on_commit(
-            lambda listener=listener: listener(
-                match_id, lobby=lobby, presence=presence, match=match, opened=opened
-            )
-        )
-
-
 def _locked(match_id: int) -> Match:
     try:
         # The players come in the same query (the board answering the request needs them);
@@ -128,10 +102,20 @@ def _save(match: Match, lobby: bool = False, fields: tuple[str, ...] = ()) -> No
     ``fields``: the only ones changed, when the caller knows (a move: a shorter UPDATE)."""
     match.version += 1
     match.save(update_fields=[*fields, "version"] if fields else None)
-    _changed(match.pk, lobby, match=match)
-    if match.computer and match.status == MatchStatus.ACTIVE:
-        for listener in computer_turn_listeners:
-            transaction.on_commit(lambda listener=listener: listener(match.pk))
+    realtime.send_event_on_commit(match.pk, version=match.version, lobby=lobby)
+    _schedule(match)
+
+
+def _schedule(match: Match) -> None:
+    """Queue what this change makes due, in its transaction: the computer's move, and the end
+    of a clocked turn. Each task is for this version only."""
+    if match.status != MatchStatus.ACTIVE:
+        return
+    if match.computer and match.state.turn == 1:
+        tasks.schedule_computer_move(match.pk, match.version)
+    deadline = match.deadline
+    if deadline is not None:
+        tasks.schedule_clock_expire(match.pk, match.version, deadline)
 
 
 def _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up) -> Rules:
@@ -169,7 +153,7 @@ def match_create(
             spectators_allowed=spectators_allowed,
             move_seconds=move_seconds,
         )
-        _changed(match.pk, lobby=True)  # version 0: nothing to submit against yet
+        realtime.send_event_on_commit(match.pk, version=match.version, lobby=True)
     return match
 
 
@@ -313,26 +297,20 @@ def _expire_if_due(match: Match) -> bool:
     return True
 
 
-def match_expire(*, match_id: int) -> bool:
-    """End the match if its clock ran out; True if this call ended it. Pages, sockets and
-    ``manage.py expire_matches`` call it: no background worker is needed for clocks."""
+def match_expire(*, match_id: int, version: int | None = None) -> bool:
+    """End the match if its clock ran out; True if this call ended it. The worker runs it at
+    the deadline for the version that started the turn (a later version: nothing to do);
+    ``manage.py expire_matches`` sweeps with no version."""
     with transaction.atomic():
-        return _expire_if_due(_locked(match_id))
-
-
-def match_touch(*, match: Match) -> Match:
-    """Whenever someone opens a match (page, board, socket), bring it up to date without a
-    background worker: a clock that ran out ends the match now, and a computer whose turn it
-    is gets woken (the process that was to move for it may have died; the version check
-    keeps a second wake-up from moving twice). Returns the match as it stands."""
-    deadline = match.deadline
-    if deadline is not None and timezone.now() >= deadline:
-        match_expire(match_id=match.pk)
-        return Match.objects.select_related("player0", "player1", "winner").get(pk=match.pk)
-    if match.computer and match.status == MatchStatus.ACTIVE and match.state.turn == 1:
-        for listener in computer_turn_listeners:
-            listener(match.pk)
-    return match
+        match = _locked(match_id)
+        if version is not None and version != match.version:
+            return False
+        if _expire_if_due(match):
+            return True
+        deadline = match.deadline
+        if version is not None and deadline is not None:  # run early (clocks apart): again
+            tasks.schedule_clock_expire(match.pk, match.version, deadline)
+        return False
 
 
 def claim_opens_at(match: Match):
@@ -416,16 +394,15 @@ def _rate(match: Match) -> None:
 
 
 def connection_open(*, match_id: int, user, channel_name: str) -> Match:
-    """A socket opened on the match: recorded for presence. Returns the match as it stands,
-    which also goes with the news to the match's other sockets."""
+    """A socket opened on the match: recorded for presence (the match's other sockets hear of
+    it). Returns the match as it stands, for the new socket's first board."""
     with transaction.atomic():
-        # A channel name is new with every socket: a plain INSERT (update_or_create's lock,
-        # savepoint and release were three more round trips for each socket that opens).
+        # A channel name is new with every socket: a plain INSERT.
         Connection.objects.create(
             channel_name=channel_name, match_id=match_id, user=user, seen_at=timezone.now()
         )
         match = Match.objects.select_related("player0", "player1", "winner").get(pk=match_id)
-        _changed(match_id, presence=True, match=match, opened=channel_name)
+        realtime.send_event_on_commit(match_id, presence=True, opened=channel_name)
     return match
 
 
@@ -437,7 +414,7 @@ def connections_touch(*, channel_names: list[str]) -> None:
 def connection_close(*, match_id: int, channel_name: str) -> None:
     with transaction.atomic():
         Connection.objects.filter(channel_name=channel_name).delete()
-        _changed(match_id, presence=True)
+        realtime.send_event_on_commit(match_id, presence=True)
 
 
 def rating_changes_reverse(*, match: Match) -> int:

@@ -219,7 +219,7 @@ def _render_board(request, match: Match, error: str = "", status: int = 200) -> 
 @login_required
 @require_safe
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = services.match_touch(match=_match_or_404(match_id))
+    match = _match_or_404(match_id)
     return _render_board(request, match)
 
 
@@ -227,7 +227,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_safe
 def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board partial; 204 (nothing to swap) while the match is still at ``?version=``."""
-    match = services.match_touch(match=_match_or_404(match_id))
+    match = _match_or_404(match_id)
     if request.GET.get("version") == str(match.version):
         return HttpResponse(status=204)
     context = board_context(match, request.user, base_url=_base_url(request))

@@ -37,26 +37,6 @@ def fresh_channel_layer():
 
 
 @pytest.fixture(autouse=True)
-def computer_settles(request):
-    """A computer's move still on its timer when a test ends would touch the database after
-    the test: stop waking the computer, then let the moves already on their way land, all
-    before the test database is torn down (hence the dependency on ``db``)."""
-    if request.node.get_closest_marker("django_db"):
-        request.getfixturevalue("db")
-    yield
-    import time
-
-    from games import computer, services
-
-    listeners = services.computer_turn_listeners[:]
-    services.computer_turn_listeners.clear()
-    deadline = time.monotonic() + 10
-    while computer.pending() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    services.computer_turn_listeners[:] = listeners
-
-
-@pytest.fixture(autouse=True)
 def fresh_cache(settings, request):
     # Rate-limit counts live in the cache: every test starts with none (tests of the shared
     # Redis cache set CACHES themselves).

@@ -1,5 +1,5 @@
-"""Move clocks and abandoned matches: nobody can stall an opponent forever, even with no
-background worker running."""
+"""Move clocks and abandoned matches: nobody can stall an opponent forever. The worker ends
+a clocked turn at its deadline; a move that arrives late is refused even without it."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from django.utils import timezone
 from games import services
 from games.engine import legal_actions
 from games.models import Connection, EndReason, Match, MatchStatus, Move, RatingChange
+from games.tasks import clock_expire
 from tests.matches import start
+from tests.tasks import queued, run_due_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -38,20 +40,51 @@ def test_a_new_match_has_a_one_minute_clock_unless_asked_otherwise(alice, bob):
         services.match_create(user=alice, move_seconds=2)
 
 
-def test_running_out_of_time_loses_the_match_when_the_page_is_next_opened(client, alice, bob):
-    match = age(start(alice, bob), 61)
+@pytest.mark.django_db(transaction=True)  # the worker closes its connection between tasks
+def test_running_out_of_time_loses_the_match_when_the_worker_reaches_the_deadline(
+    client, alice, bob
+):
+    match = start(alice, bob)
+    assert queued("clock_expire") == [(match.pk, match.version)]  # queued with the deal
+    run_due_tasks()  # a minute to go: nothing happens
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
+    match = age(match, 61)
     late, waiting = to_act(match), match.players[match.state.turn ^ 1]
-    client.force_login(waiting)
-    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    run_due_tasks(as_if_seconds_passed=60)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and match.end_reason == EndReason.TIMEOUT
     assert match.winner == waiting
+    client.force_login(waiting)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     assert f"{late.username} ran out of time" in page
     assert RatingChange.objects.filter(match=match).count() == 2  # a rated match is rated
     assert "Won (on time)" in client.get(reverse("history")).content.decode()
 
 
-def test_with_time_left_opening_the_page_changes_nothing(client, alice, bob):
+def test_a_clock_task_for_a_past_turn_does_nothing(alice, bob):
+    match = age(start(alice, bob), 55)
+    first = match.version
+    match = services.move_apply(
+        user=to_act(match), match_id=match.pk,
+        action=str(legal_actions(match.state)[0]), version=match.version,
+    )  # fmt: skip
+    assert queued("clock_expire")[-1] == (match.pk, match.version)  # the new turn's deadline
+    age(match, 61)
+    assert not clock_expire.call(match.pk, first)  # that turn was played in time
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
+    assert clock_expire.call(match.pk, match.version)
+    assert Match.objects.get(pk=match.pk).end_reason == EndReason.TIMEOUT
+
+
+def test_a_clock_task_run_before_the_deadline_queues_itself_again(alice, bob):
+    match = age(start(alice, bob), 30)
+    before = len(queued("clock_expire"))
+    assert not clock_expire.call(match.pk, match.version)  # another machine's clock runs fast
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
+    assert queued("clock_expire")[before:] == [(match.pk, match.version)]
+
+
+def test_with_time_left_the_page_shows_the_time(client, alice, bob):
     match = age(start(alice, bob), 50)
     client.force_login(alice)
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
@@ -100,20 +133,6 @@ def test_expire_matches_ends_every_overdue_match_and_only_those(alice, bob, caro
     again = StringIO()
     call_command("expire_matches", stdout=again)
     assert "Ended 0 matches on time" in again.getvalue()
-
-
-def test_expire_matches_makes_a_computer_move_that_was_lost(alice):
-    match = services.match_create_computer(user=alice, strength="medium")
-    while match.state.turn == 0:
-        match = services.move_apply(
-            user=alice, match_id=match.pk,
-            action=str(legal_actions(match.state)[0]), version=match.version,
-        )  # fmt: skip
-    age(match, 60)
-    out = StringIO()
-    call_command("expire_matches", stdout=out)
-    assert "made 0 overdue" not in out.getvalue()
-    assert Move.objects.filter(match=match, seat=1).exists()
 
 
 # Abandonment, for matches without a clock.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from django.urls import reverse
@@ -11,7 +10,9 @@ from django.urls import reverse
 from games import computer, services
 from games.engine import legal_actions
 from games.models import Match, MatchStatus, Move, RatingChange
+from games.tasks import computer_move
 from tests.matches import start
+from tests.tasks import queued, run_due_tasks
 
 
 def human_moves_until_the_computer_is_to_act(match: Match, rng: random.Random) -> Match:
@@ -75,9 +76,9 @@ def test_the_computer_does_not_move_out_of_turn(alice, bob):
     assert not computer.play_turn(start(alice, bob).pk)  # two people: it never moves there
 
 
-@pytest.mark.django_db(transaction=True)
-def test_after_the_players_move_the_computer_answers_by_itself(client, alice, settings):
-    settings.COMPUTER_MOVE_DELAY = 0.05
+@pytest.mark.django_db(transaction=True)  # the worker closes its connection between tasks
+def test_after_the_players_move_the_computer_answers_through_the_worker(client, alice, settings):
+    settings.COMPUTER_MOVE_DELAY = 0.8
     client.force_login(alice)
     response = client.post(
         reverse("match_create_computer"),
@@ -86,50 +87,40 @@ def test_after_the_players_move_the_computer_answers_by_itself(client, alice, se
     match = Match.objects.get()
     assert response.status_code == 302 and response.url == reverse("match_detail", args=[match.pk])
     rng = random.Random(4)
-    pk = match.pk
-
-    def reread():
-        return Match.objects.get(pk=pk)
-
-    def my_turn(m):
-        return m.state.turn == 0
-
     for _ in range(6):  # several turns each way
-        match = wait_for(reread, my_turn)
+        while match.state.turn == 1:  # queued with the change that left the computer to act
+            assert queued("computer_move")[-1] == (match.pk, match.version)
+            run_due_tasks()  # not due yet: the computer waits its beat
+            assert Match.objects.get(pk=match.pk).version == match.version
+            run_due_tasks(as_if_seconds_passed=1)
+            match = Match.objects.get(pk=match.pk)
         action = str(rng.choice(legal_actions(match.state)))
         page = client.post(
             reverse("match_act", args=[match.pk]), {"action": action, "version": match.version}
         )
         assert page.status_code == 302
-    match = wait_for(reread, my_turn)
+        match = Match.objects.get(pk=match.pk)
     seats = list(Move.objects.filter(match=match).order_by("seq").values_list("seat", flat=True))
     assert seats.count(0) == 6 and seats.count(1) >= 5
+    assert not queued("computer_move") or match.state.turn == 1
 
 
-@pytest.mark.django_db(transaction=True)
-def test_opening_the_page_wakes_a_computer_whose_turn_was_lost(client, alice, settings):
-    # A process died between a commit and the computer's move: no timer is running anywhere.
-    settings.COMPUTER_MOVE_DELAY = 0.05
-    listeners = services.computer_turn_listeners[:]
-    services.computer_turn_listeners.clear()
-    try:
-        match = services.match_create_computer(user=alice, strength="easy")
-        match = human_moves_until_the_computer_is_to_act(match, random.Random(2))
-        time.sleep(0.3)
-        assert match.state.turn == 1 and Match.objects.get(pk=match.pk).version == match.version
-    finally:
-        services.computer_turn_listeners[:] = listeners
-    client.force_login(alice)
-    assert client.get(reverse("match_detail", args=[match.pk])).status_code == 200
-    moved = wait_for(lambda: Match.objects.get(pk=match.pk), lambda m: m.version > match.version)
-    assert Move.objects.filter(match=moved, seat=1).exists()
+@pytest.mark.django_db
+def test_a_computer_move_task_for_a_past_version_does_nothing(alice):
+    match = services.match_create_computer(user=alice, strength="easy")
+    match = human_moves_until_the_computer_is_to_act(match, random.Random(2))
+    stale = match.version
+    assert computer_move.call(match.pk, stale)  # the computer moves once for this version
+    moves = Move.objects.filter(match=match).count()
+    assert not computer_move.call(match.pk, stale)  # a duplicate, or a retry: nothing
+    assert not computer_move.call(match.pk, stale - 1)
+    assert Move.objects.filter(match=match).count() == moves
 
 
-def wait_for(read, ready, seconds: float = 10.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        value = read()
-        if ready(value) or time.monotonic() > deadline:
-            assert ready(value), "the computer did not move in time"
-            return value
-        time.sleep(0.05)
+@pytest.mark.django_db
+def test_a_refused_move_queues_nothing(alice):
+    match = services.match_create_computer(user=alice, strength="easy")
+    before = len(queued("computer_move"))
+    with pytest.raises(services.Conflict):
+        services.move_apply(user=alice, match_id=match.pk, action="pass", version=99)
+    assert len(queued("computer_move")) == before

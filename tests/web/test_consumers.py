@@ -12,11 +12,12 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from euchre_site.asgi import application
-from games import services
+from games import realtime, services
 from games.engine import legal_actions
 from games.engine.cards import CODES, cards_in
 from games.models import Connection, Match, Move
 from tests.engine.positions import codes_in
+from tests.tasks import run_due_tasks
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 ORIGIN = (b"origin", b"http://testserver")
@@ -177,19 +178,18 @@ async def test_a_version_that_is_not_a_whole_number_cannot_be_read(alice, bob):
     await ws.disconnect()
 
 
-async def test_a_socket_that_missed_a_push_catches_up_at_the_heartbeat(alice, bob, settings):
-    settings.REALTIME_HEARTBEAT_SECONDS = 0.2
+async def test_a_socket_that_missed_a_push_catches_up_at_the_heartbeat(
+    alice, bob, settings, monkeypatch
+):
+    settings.REALTIME_HEARTBEAT_SECONDS = settings.REALTIME_CATCH_UP_SECONDS = 0.2
     match = await start_match(alice, bob)
     ws = await socket(alice, f"/ws/matches/{match.pk}/")
     await ws.connect()
     await board(ws)  # on connecting
     connected = await database_sync_to_async(Connection.objects.get)(user=alice)
-    listeners = services.match_changed_listeners[:]
-    services.match_changed_listeners.clear()  # the push of the next move is lost
-    try:
+    with monkeypatch.context() as patched:  # the push of the next move is lost
+        patched.setattr(realtime, "_send", lambda *args, **kwargs: None)
         await play_one(match.pk)
-    finally:
-        services.match_changed_listeners[:] = listeners
     assert version_of(await board(ws, version=2)) == 2  # brought by the heartbeat
     touched = await database_sync_to_async(Connection.objects.get)(pk=connected.pk)
     assert touched.seen_at > connected.seen_at  # and it keeps the socket counted as present
@@ -289,19 +289,20 @@ async def test_moves_over_the_socket_are_throttled_with_an_error_frame(alice, bo
     await ws.disconnect()
 
 
-async def test_opening_the_socket_ends_a_match_whose_clock_ran_out(alice, bob):
+async def test_the_workers_clock_expiry_reaches_an_open_socket(alice, bob):
     from datetime import timedelta
 
     from django.utils import timezone
 
     match = await start_match(alice, bob)
+    ws = await socket(alice, f"/ws/matches/{match.pk}/")
+    await ws.connect()
+    assert "ran out of time" not in await board(ws)
     await database_sync_to_async(Match.objects.filter(pk=match.pk).update)(
         turn_started_at=timezone.now() - timedelta(seconds=90)
     )
-    ws = await socket(alice, f"/ws/matches/{match.pk}/")
-    await ws.connect()
-    frame = await board(ws)
-    while "ran out of time" not in frame:
-        frame = await board(ws)
+    await database_sync_to_async(run_due_tasks)(as_if_seconds_passed=61)
+    while "ran out of time" not in (frame := await board(ws)):
+        pass
     assert "data-match-over" in frame
     await ws.disconnect()

@@ -1,0 +1,110 @@
+"""Run the task worker: django-tasks-db's ``db_worker``, plus a heartbeat that makes it safe to
+kill.
+
+django-tasks-db marks a task RUNNING when a worker takes it and nothing puts it back if that
+worker dies mid-task. Here every worker writes a heartbeat (``WorkerBeat``) from a thread of
+its own, and sweeps: a RUNNING task whose worker has been silent for
+``WORKER_DEAD_AFTER_SECONDS`` is queued again. Our tasks do nothing for a version that has
+passed, so running one a second time is harmless.
+
+Start any number of workers on any number of machines (they share the queue through the
+database): ``python manage.py run_worker``. Options are db_worker's (but ``--reload``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+from django.utils import timezone
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.management.commands import db_worker
+from django_tasks_db.models import DBTaskResult
+
+from games.models import WorkerBeat
+
+log = logging.getLogger("games.worker")
+
+
+def beat(worker_id: str) -> None:
+    """This worker is alive."""
+    WorkerBeat.objects.update_or_create(
+        worker_id=worker_id,
+        defaults={"seen_at": timezone.now(), "host": socket.gethostname(), "pid": os.getpid()},
+    )
+
+
+def requeue_orphans() -> int:
+    """Queue again every RUNNING task whose worker is dead; how many were."""
+    dead_after = timedelta(seconds=settings.WORKER_DEAD_AFTER_SECONDS)
+    alive = set(
+        WorkerBeat.objects.filter(seen_at__gte=timezone.now() - dead_after).values_list(
+            "worker_id", flat=True
+        )
+    )
+    # A task taken a moment ago by a worker whose first beat is not in yet is left alone.
+    running = DBTaskResult.objects.running().filter(started_at__lt=timezone.now() - dead_after)
+    orphans = [
+        task.pk
+        for task in running.only("pk", "worker_ids")
+        if not task.worker_ids or task.worker_ids[-1] not in alive
+    ]
+    if not orphans:
+        return 0
+    requeued = DBTaskResult.objects.filter(pk__in=orphans, status=TaskResultStatus.RUNNING).update(
+        status=TaskResultStatus.READY, started_at=None
+    )
+    log.warning("queued again %d task(s) of dead workers", requeued)
+    WorkerBeat.objects.filter(seen_at__lt=timezone.now() - dead_after * 10).delete()
+    return requeued
+
+
+class Worker(db_worker.Worker):
+    def run(self) -> None:
+        beat(self.worker_id)  # before the first task is taken: no sweep takes this one for dead
+        stop = threading.Event()
+        if self.batch:  # runs what is due and exits: one sweep first, no heartbeat thread
+            requeue_orphans()
+        else:
+            threading.Thread(target=self._beat, args=(stop,), daemon=True, name="beat").start()
+        try:
+            super().run()
+        finally:
+            stop.set()
+            WorkerBeat.objects.filter(worker_id=self.worker_id).delete()
+
+    def _beat(self, stop: threading.Event) -> None:
+        while not stop.wait(settings.WORKER_BEAT_SECONDS):
+            try:
+                beat(self.worker_id)
+                requeue_orphans()
+            except Exception:  # the database is away: the next beat tries again
+                log.warning("worker heartbeat failed", exc_info=True)
+            finally:
+                close_old_connections()
+        connection.close()
+
+
+class Command(db_worker.Command):
+    help = "Run a task worker (the computer's turns, clocks) with a heartbeat and orphan sweep"
+
+    def handle(self, *, verbosity: int, queue_name: str, exclude_queues: str, **options) -> None:
+        self.configure_logging(verbosity)
+        worker = Worker(
+            queue_names=queue_name.split(","),
+            excluded_queue_names=exclude_queues.split(",") if exclude_queues else [],
+            interval=options["interval"],
+            batch=options["batch"],
+            backend_name=options["backend_name"],
+            startup_delay=options["startup_delay"],
+            max_tasks=options["max_tasks"],
+            worker_id=options["worker_id"],
+        )
+        if threading.current_thread() is threading.main_thread():  # (tests run it in a thread)
+            worker.configure_signals()
+        worker.run()

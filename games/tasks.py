@@ -1,0 +1,47 @@
+"""What happens because time passed: the computer's turns and clocks running out.
+
+Each is a task in the database queue (django-tasks with its database backend), enqueued by the
+services in the same transaction as the change that made it due, and run by a worker process
+(``manage.py run_worker``), never by a web process. A task names the match version it was
+queued for and does nothing once the match has moved on, so a duplicate, a retry or a task
+re-queued after its worker died is harmless.
+
+The services schedule these tasks and the tasks run services: this module imports the services
+inside the task bodies, so that at import time it sits below them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+from django_tasks import task
+
+
+@task()
+def computer_move(match_id: int, version: int) -> bool:
+    """The computer's move in ``match_id``, if the match is still at ``version``."""
+    from .computer import play_turn
+
+    return play_turn(match_id, version=version)
+
+
+@task()
+def clock_expire(match_id: int, version: int) -> bool:
+    """End the match on time if it is still at ``version`` and its clock has run out."""
+    from .services import match_expire
+
+    return match_expire(match_id=match_id, version=version)
+
+
+def schedule_computer_move(match_id: int, version: int) -> None:
+    """Queue the computer's move a beat after the change that leaves it to act (in the
+    caller's transaction: the task exists exactly when that change was committed)."""
+    due = timezone.now() + timezone.timedelta(seconds=settings.COMPUTER_MOVE_DELAY)
+    computer_move.using(run_after=due).enqueue(match_id, version)
+
+
+def schedule_clock_expire(match_id: int, version: int, deadline: datetime) -> None:
+    """Queue the end of a clocked turn at its deadline (in the caller's transaction)."""
+    clock_expire.using(run_after=deadline).enqueue(match_id, version)
