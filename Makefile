@@ -23,10 +23,13 @@ $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $@
 
+# The server and one task worker (the computer's turns, clocks) together, from the Procfile;
+# Ctrl-C stops both.
 run: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py collectstatic --noinput -v0
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	DEBUG=$${DEBUG:-1} HOST=$(HOST) PATH="$(CURDIR)/$(BIN):$$PATH" \
+		$(BIN)/honcho --no-colour start --port $(PORT) web worker
 
 # Tests run with DEBUG off, as production does; they need a SECRET_KEY of their own.
 # Browser tests (-m e2e) run in a pytest process of their own (see tests/e2e/conftest.py);

@@ -1,7 +1,7 @@
 """Pushes to the browsers: after a commit, every socket watching a match re-renders its board.
 
 ``send_event_on_commit`` is the only way a change reaches the sockets. The event is lean: the
-match's id and version, and who is connected; never a card, the seed or anything else a viewer
+match's id and version, and whether who is connected changed; never a card, the seed or anything else a viewer
 may not see, because it travels through Redis to every server process. Each process reads the
 match back once per version and renders one board per kind of viewer (``consumers``).
 
@@ -54,7 +54,6 @@ def _send(match_id: int, *, version, lobby: bool, presence: bool, opened: str) -
         "version": version,
         "presence": presence,
         "opened": opened,
-        "present": sorted(selectors.present_user_ids(match_id=match_id)),
     }
     if _server_stopped():
         log.info("server stopping: match %s not pushed", match_id)

@@ -7,10 +7,12 @@ with DEBUG off, so tests see exactly what a player's browser would.
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -81,3 +83,48 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+class Worker:
+    """A task worker process (``manage.py run_worker``) on the test database. Its log lines
+    (one when each task starts and ends) are collected as they come."""
+
+    def __init__(self, env: dict[str, str]):
+        self.env = {"WORKER_BEAT_SECONDS": "0.2", "WORKER_DEAD_AFTER_SECONDS": "1.5", **env}
+        self.process: subprocess.Popen | None = None
+        self.lines: queue.Queue[str] = queue.Queue()
+
+    def start(self) -> Worker:
+        command = [sys.executable, "manage.py", "run_worker", "--interval", "0.05"]
+        self.process = subprocess.Popen(
+            [*command, "--no-startup-delay", "--verbosity", "1"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+        return self
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line)
+
+    def wait_for_line(self, text: str, timeout: float = 15) -> str:
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                break
+            if text in line:
+                return line
+        raise AssertionError(f"the worker never logged {text!r}")
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    stop = Server.stop

@@ -29,3 +29,17 @@ def queued(task_name: str) -> list[tuple]:
         status=TaskResultStatus.READY, task_path__endswith=f".{task_name}"
     ).order_by("enqueued_at")
     return [tuple(row.args_kwargs["args"]) for row in rows]
+
+
+def age(match, seconds: float):
+    """Pretend the player to act got the turn ``seconds`` ago: the match's turn started that
+    much earlier, and its queued tasks fall due that much earlier too."""
+    from games.models import Match
+
+    earlier = timedelta(seconds=seconds)
+    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - earlier)
+    for task in DBTaskResult.objects.filter(status=TaskResultStatus.READY):
+        if task.args_kwargs["args"][:1] == [match.pk]:
+            task.run_after -= earlier
+            task.save(update_fields=["run_after"])
+    return Match.objects.select_related("player0", "player1").get(pk=match.pk)

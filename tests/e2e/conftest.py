@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 
 from tests.conftest import missing
-from tests.servers import Server, server_env
+from tests.servers import Server, Worker, server_env
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -44,7 +44,9 @@ def live_server_url(django_db_setup, django_db_blocker):
         env = server_env()
     server = Server(env)
     server.start()
+    worker = Worker(env).start()  # the computer's turns and the clocks, as `make run` has
     yield server.url
+    worker.stop()
     server.stop()
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 from games.models import EndReason, Match
 from tests.e2e.conftest import SCREENSHOTS
 from tests.matches import start
+from tests.tasks import age
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -17,9 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_the_clock_counts_down_and_running_out_loses_the_match(
     live_server_url, new_page, alice, bob
 ):
-    match = start(alice, bob, move_seconds=30)
-    # The player to act has 4 seconds left.
-    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(seconds=26))
+    match = age(start(alice, bob, move_seconds=30), 26)  # the player to act has 4 s left
     late = match.players[match.state.turn]
     waiting = match.players[match.state.turn ^ 1]
     page = new_page(logged_in=waiting)
@@ -34,7 +33,7 @@ def test_the_clock_counts_down_and_running_out_loses_the_match(
     )  # it counts down without a reload
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "clock-running.png"))
-    # At zero the page asks for the board at once (its regular poll is every 10 s).
+    # At zero the worker ends the match, and the page shows it without a reload.
     page.wait_for_selector("[data-result]", timeout=7_000)
     assert f"{late.username} ran out of time" in page.locator("[data-result]").inner_text()
     assert not page.locator("[data-prompt]").count()  # nobody is waited for any more

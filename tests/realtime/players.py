@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.request
 
 import websockets
 from django.test import Client
@@ -73,3 +74,36 @@ async def play_moves(players: list[Player], count: int) -> int:
         for player in players:
             await player.wait_for(target)
     return players[0].version
+
+
+def page(server, cookie: str, match_id: int) -> tuple[str, str]:
+    """The match page over plain http, and its csrf token."""
+    get = urllib.request.Request(f"{server.url}/matches/{match_id}/", headers={"Cookie": cookie})
+    with urllib.request.urlopen(get, timeout=10) as response:
+        token = response.headers.get_all("Set-Cookie")
+        html = response.read().decode()
+    csrf = next(c.split(";")[0].split("=", 1)[1] for c in token if c.startswith("csrftoken="))
+    return html, csrf
+
+
+def post_move(server, cookie: str, match_id: int) -> int | None:
+    """The first action the page offers this player (None if it is not their turn), posted the
+    way the page's form posts it. Returns the version it makes."""
+    html, csrf = page(server, cookie, match_id)
+    actions = ACTION.findall(html)
+    if not actions:
+        return None
+    version = int(VERSION.search(html).group(1))
+    post = urllib.request.Request(
+        f"{server.url}/matches/{match_id}/act",
+        data=f"action={actions[0]}&version={version}".encode(),
+        headers={
+            "Cookie": f"{cookie}; csrftoken={csrf}",
+            "X-CSRFToken": csrf,
+            "HX-Request": "true",
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
+    with urllib.request.urlopen(post, timeout=10) as response:
+        assert response.status == 200
+    return version + 1

@@ -9,7 +9,6 @@ import os
 import shutil
 import subprocess
 import time
-import urllib.request
 
 import pytest
 import websockets
@@ -20,7 +19,7 @@ from games.models import Match
 from tests.conftest import missing
 from tests.servers import Server, free_port, server_env
 
-from .players import ACTION, VERSION, Player, play_moves, session_cookie
+from .players import Player, play_moves, post_move, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -121,39 +120,6 @@ def test_a_stopped_server_says_goodbye_for_its_sockets_and_exits(alice, bob):
     finally:
         server.stop()
     moves_are_whole(match)
-
-
-def page(server: Server, cookie: str, match_id: int) -> tuple[str, str]:
-    """The match page over plain http, and its csrf token."""
-    get = urllib.request.Request(f"{server.url}/matches/{match_id}/", headers={"Cookie": cookie})
-    with urllib.request.urlopen(get, timeout=10) as response:
-        token = response.headers.get_all("Set-Cookie")
-        html = response.read().decode()
-    csrf = next(c.split(";")[0].split("=", 1)[1] for c in token if c.startswith("csrftoken="))
-    return html, csrf
-
-
-def post_move(server: Server, cookie: str, match_id: int) -> int | None:
-    """The first action the page offers this player (None if it is not their turn), posted the
-    way the page's form posts it. Returns the version it makes."""
-    html, csrf = page(server, cookie, match_id)
-    actions = ACTION.findall(html)
-    if not actions:
-        return None
-    version = int(VERSION.search(html).group(1))
-    post = urllib.request.Request(
-        f"{server.url}/matches/{match_id}/act",
-        data=f"action={actions[0]}&version={version}".encode(),
-        headers={
-            "Cookie": f"{cookie}; csrftoken={csrf}",
-            "X-CSRFToken": csrf,
-            "HX-Request": "true",
-            "Content-Type": "application/x-www-form-urlencoded",
-        },
-    )
-    with urllib.request.urlopen(post, timeout=10) as response:
-        assert response.status == 200
-    return version + 1
 
 
 async def post_next_move(server: Server, players: list[Player], match_id: int) -> int:

@@ -16,17 +16,9 @@ from games.engine import legal_actions
 from games.models import Connection, EndReason, Match, MatchStatus, Move, RatingChange
 from games.tasks import clock_expire
 from tests.matches import start
-from tests.tasks import queued, run_due_tasks
+from tests.tasks import age, queued, run_due_tasks
 
 pytestmark = pytest.mark.django_db
-
-
-def age(match: Match, seconds: float) -> Match:
-    """Pretend the player to act got the turn ``seconds`` ago."""
-    Match.objects.filter(pk=match.pk).update(
-        turn_started_at=timezone.now() - timedelta(seconds=seconds)
-    )
-    return Match.objects.select_related("player0", "player1").get(pk=match.pk)
 
 
 def to_act(match: Match):
@@ -50,7 +42,7 @@ def test_running_out_of_time_loses_the_match_when_the_worker_reaches_the_deadlin
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
     match = age(match, 61)
     late, waiting = to_act(match), match.players[match.state.turn ^ 1]
-    run_due_tasks(as_if_seconds_passed=60)
+    run_due_tasks()
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and match.end_reason == EndReason.TIMEOUT
     assert match.winner == waiting

@@ -1,0 +1,154 @@
+"""Real task workers: what happens because time passed survives a killed web server and a
+killed worker, happens once with two workers, and needs no page open and no cron."""
+
+from __future__ import annotations
+
+import random
+import signal
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from games import services
+from games.engine import legal_actions
+from games.models import EndReason, Match, MatchStatus, Move
+from games.tasks import computer_move
+from tests.matches import start
+from tests.servers import Server, Worker, server_env
+
+from .players import post_move, session_cookie
+from .test_servers import moves_are_whole
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def reread(match: Match) -> Match:
+    return Match.objects.select_related("player0", "player1").get(pk=match.pk)
+
+
+def until(read, ready, seconds: float = 15.0):
+    deadline = time.monotonic() + seconds
+    while not ready(value := read()):
+        assert time.monotonic() < deadline, "it did not happen in time"
+        time.sleep(0.05)
+    return value
+
+
+def humans_turn(alice, strength: str = "medium") -> Match:
+    """A match against the computer, with the computer's opening moves (if it acts first)
+    made by a worker, so that it is the person's turn."""
+    match = services.match_create_computer(user=alice, strength=strength)
+    if match.state.turn == 1:
+        worker = Worker(server_env()).start()
+        try:
+            match = until(lambda: reread(match), lambda m: m.state.turn == 0)
+        finally:
+            worker.stop()
+    return match
+
+
+def computer_moves(match: Match) -> list[int]:
+    return list(Move.objects.filter(match=match, seat=1).values_list("seq", flat=True))
+
+
+def test_a_server_killed_right_after_a_move_leaves_the_computers_answer_to_a_worker(alice):
+    match = humans_turn(alice)
+    env = server_env(COMPUTER_MOVE_DELAY_SECONDS="0.2")
+    server = Server(env).start()
+    try:
+        while reread(match).state.turn == 0:  # as a player would, until the computer is to act
+            made = post_move(server, session_cookie(alice), match.pk)
+        server.kill()  # SIGKILL: no chance to run anything after the answer
+    finally:
+        server.stop()
+    assert reread(match).version == made and reread(match).state.turn == 1
+    restarted = Server(env).start()  # and nobody opens a page
+    worker = Worker(env).start()
+    try:
+        answered = until(lambda: reread(match), lambda m: m.state.turn == 0 or m.is_over)
+        time.sleep(0.5)  # a second move for the same version would land now
+    finally:
+        worker.stop()
+        restarted.stop()
+    assert made in computer_moves(answered)  # the computer answered the move the server took
+    assert reread(match).version == answered.version
+    moves_are_whole(match)
+
+
+def test_a_worker_killed_mid_task_leaves_the_task_to_another_worker(alice, settings):
+    settings.COMPUTER_MOVE_DELAY = 0.1
+    match = humans_turn(alice, strength="hard")
+    rng = random.Random(5)
+    worker = Worker(server_env()).start()
+    try:
+        for _attempt in range(10):  # until the worker is caught with a task under way
+            match = reread(match)
+            match = services.move_apply(
+                user=alice, match_id=match.pk,
+                action=str(rng.choice(legal_actions(match.state))), version=match.version,
+            )  # fmt: skip
+            if match.state.turn != 1:
+                continue
+            worker.wait_for_line("state=RUNNING")
+            worker.process.send_signal(signal.SIGSTOP)  # frozen where it is
+            task = DBTaskResult.objects.get(args_kwargs__args=[match.pk, match.version])
+            if task.status == TaskResultStatus.RUNNING and reread(match).version == match.version:
+                break
+            worker.process.send_signal(signal.SIGCONT)  # it had finished: try the next turn
+            match = until(lambda m=match: reread(m), lambda m: m.state.turn == 0 or m.is_over)
+        else:
+            pytest.fail("the worker was never caught mid-task")
+        worker.kill()  # SIGKILL mid-task: the task stays RUNNING, taken by a dead worker
+        assert DBTaskResult.objects.get(pk=task.pk).status == TaskResultStatus.RUNNING
+        worker = Worker(server_env()).start()
+        until(lambda: DBTaskResult.objects.get(pk=task.pk), lambda t: t.status == "SUCCESSFUL")
+        time.sleep(0.5)
+    finally:
+        worker.stop()
+    assert computer_moves(match).count(match.version) == 1  # made exactly once
+    moves_are_whole(match)
+
+
+def test_two_workers_make_one_move_per_version(alice):
+    match = humans_turn(alice, strength="easy")
+    since = timezone.now()
+    workers = [Worker(server_env()).start(), Worker(server_env()).start()]
+    rng = random.Random(7)
+    try:
+        for _ in range(8):
+            match = until(lambda m=match: reread(m), lambda m: m.state.turn == 0 or m.is_over)
+            if match.is_over:
+                break
+            match = services.move_apply(
+                user=alice, match_id=match.pk,
+                action=str(rng.choice(legal_actions(match.state))), version=match.version,
+            )  # fmt: skip
+            for _duplicate in range(3):  # the same task queued again: a retry, a sweep
+                computer_move.enqueue(match.pk, match.version)
+        until(lambda: DBTaskResult.objects.filter(status="READY").count(), lambda n: n == 0)
+        time.sleep(0.5)
+    finally:
+        for worker in workers:
+            worker.stop()
+    ran = DBTaskResult.objects.filter(started_at__gte=since)
+    assert len({w for task in ran for w in task.worker_ids}) == 2  # both took tasks
+    moves_are_whole(match)
+
+
+def test_a_ten_second_clock_runs_out_with_no_page_open_and_no_cron(alice, bob):
+    match = start(alice, bob, move_seconds=10)
+    late = match.players[match.state.turn]
+    worker = Worker(server_env()).start()
+    try:
+        ended = until(lambda: reread(match), lambda m: m.is_over, seconds=20)
+    finally:
+        worker.stop()
+    assert ended.status == MatchStatus.FINISHED and ended.end_reason == EndReason.TIMEOUT
+    assert ended.winner_id != late.pk
+    took = ended.finished_at - ended.turn_started_at
+    assert timedelta(seconds=10) <= took < timedelta(seconds=12)
+    assert timezone.now() - ended.finished_at < timedelta(seconds=10)
