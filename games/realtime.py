@@ -1,9 +1,10 @@
 """Pushes to the browsers: after a commit, every socket watching a match re-renders its board.
 
 ``send_event_on_commit`` is the only way a change reaches the sockets. The event is lean: the
-match's id and version, and whether who is connected changed; never a card, the seed or anything else a viewer
-may not see, because it travels through Redis to every server process. Each process reads the
-match back once per version and renders one board per kind of viewer (``consumers``).
+match's id and version, and whether who is connected changed; never a card, the seed or anything
+else a viewer may not see, because it travels through Redis to every server process. Each
+process reads the match back once per event and renders one board per kind of viewer
+(``consumers.Boards``).
 
 Events go out only after the transaction commits (nobody sees a change that was rolled back),
 and a failing layer (Redis down) never fails the change itself: the sockets resynchronise by
