@@ -5,12 +5,13 @@ from __future__ import annotations
 import time
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from .models import Connection, Match, MatchStatus, PlayerRating, RatingChange
+from .models import Connection, Match, MatchStatus, PlayerRating, RatingChange, WorkerBeat
 
 
 def open_matches(*, exclude_user=None) -> QuerySet[Match]:
@@ -74,6 +75,12 @@ def present_user_ids(*, match_id: int) -> frozenset[int]:
 def match_versions(*, match_ids: set[int]) -> dict[int, int]:
     """Each match's version now, by id (cheaper than the matches)."""
     return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
+
+
+def live_workers() -> int:
+    """Task workers that wrote their heartbeat lately."""
+    since = timezone.now() - timedelta(seconds=settings.WORKER_DEAD_AFTER_SECONDS)
+    return WorkerBeat.objects.filter(seen_at__gte=since).count()
 
 
 def forget_presence(match_id: int) -> None:

@@ -8,7 +8,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db import connection
 from django.db.models import Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -48,14 +47,14 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """For load balancers and operators: the process answers and its database does too."""
+    """For load balancers and operators: the process answers and its database does too; and
+    how many task workers are alive (the web process serves without them, but the computer's
+    turns and the clocks wait for one)."""
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+        workers = selectors.live_workers()
     except Exception as error:  # any database failure is reported, not raised
         return JsonResponse({"status": "error", "database": str(error)}, status=503)
-    return JsonResponse({"status": "ok", "database": "ok"})
+    return JsonResponse({"status": "ok", "database": "ok", "workers": workers})
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

@@ -6,10 +6,14 @@ import os
 import secrets
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.utils import timezone
+
+from games.models import WorkerBeat
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,10 +82,14 @@ def test_static_files_are_served_by_the_site_itself(client):
 
 
 @pytest.mark.django_db
-def test_healthz_reports_the_database(client):
+def test_healthz_reports_the_database_and_the_live_workers(client):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "workers": 0}
+    now = timezone.now()
+    WorkerBeat.objects.create(worker_id="a", host="h", pid=1, seen_at=now)
+    WorkerBeat.objects.create(worker_id="b", host="h", pid=2, seen_at=now - timedelta(minutes=5))
+    assert client.get("/healthz").json()["workers"] == 1  # the silent one is dead
 
 
 @pytest.mark.django_db
