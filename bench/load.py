@@ -15,6 +15,12 @@ whether any board is behind the database.
     REDIS_URL=redis://127.0.0.1:6379/0 \\
     .venv/bin/python bench/load.py --matches 200 --seconds 30 --think 2.0 [--http]
 
+With ``--computer hard`` each match is a person against the computer, whose moves are made by
+``--task-workers`` worker processes (``manage.py run_worker``): it prints the push latency of
+the people's sockets under that load, and the computer's delay beyond its natural one (the time
+from the board that leaves the computer to act to the board with its move, less
+``COMPUTER_MOVE_DELAY_SECONDS``). No restart phase in that mode.
+
 It makes a database of its own (``<name>_bench``), dropped and created afresh at each run.
 """
 
@@ -60,8 +66,9 @@ def fresh_database(url: str) -> str:
     return f"{base}/{bench}"
 
 
-def setup_matches(count: int) -> list[tuple[int, str, str]]:
-    """``count`` active matches between fresh users: (match id, cookie A, cookie B)."""
+def setup_matches(count: int, computer: str = "") -> list[tuple[int, str, str]]:
+    """``count`` active matches between fresh users: (match id, cookie A, cookie B); against
+    the computer of that strength if ``computer`` (cookie B empty)."""
     import django
 
     django.setup()
@@ -75,13 +82,16 @@ def setup_matches(count: int) -> list[tuple[int, str, str]]:
     for number in range(count):
         a = users.create_user(f"load{number}a")
         b = users.create_user(f"load{number}b")
-        match = services.match_join(user=b, match_id=services.match_create(user=a).pk)
+        if computer:
+            match = services.match_create_computer(user=a, strength=computer)
+        else:
+            match = services.match_join(user=b, match_id=services.match_create(user=a).pk)
         cookies = []
-        for user in (a, b):
+        for user in (a,) if computer else (a, b):
             client = Client()
             client.force_login(user)
             cookies.append(client.cookies["sessionid"].value)
-        matches.append((match.pk, cookies[0], cookies[1]))
+        matches.append((match.pk, cookies[0], cookies[1] if len(cookies) > 1 else ""))
     return matches
 
 
@@ -101,6 +111,7 @@ class Stats:
         self.moves = 0
         self.in_window = 0  # moves made within the measured seconds
         self.posts: list[float] = []
+        self.computer: list[float] = []  # the computer's delay beyond its natural one
 
 
 class Seat:
@@ -145,6 +156,7 @@ class Start:
         self.all_finished = asyncio.Event()
         self.go = asyncio.Event()
         self.deadline = 0.0
+        self.began = 0.0
 
     async def seated(self) -> None:
         self.waiting -= 1
@@ -168,7 +180,8 @@ class Start:
                 break
             await asyncio.sleep(0.1)
         seating = time.perf_counter() - began
-        self.deadline = time.perf_counter() + self.seconds
+        self.began = time.perf_counter()
+        self.deadline = self.began + self.seconds
         self.go.set()
         return seating
 
@@ -283,6 +296,73 @@ async def play_match(base, match_id, cookies, stats: Stats, start, think, rng, h
             await seat.ws.close()
         for client in clients:
             await client.aclose()
+
+
+async def play_computer_match(base, match_id, cookie, stats, start, think, rng, delay) -> None:
+    """A person against the computer: the person's moves over the socket (own board back),
+    the computer's moves pushed by the workers."""
+    seat, reader = None, None
+    try:
+        seat = Seat(await match_socket(base, match_id, cookie))
+        reader = asyncio.create_task(seat.read())
+    except Exception as error:
+        stats.errors.append(f"match {match_id}: {type(error).__name__}: {error}")
+    await start.seated()
+    try:
+        while seat and time.perf_counter() < start.deadline:
+            if "data-match-over" in seat.board:
+                return
+            version = seat.version
+            if "data-your-turn" not in seat.board:  # the computer's turn: its move is pushed
+                try:
+                    async with asyncio.timeout(15):
+                        while seat.version <= version:
+                            seat.changed.clear()
+                            await seat.changed.wait()
+                except TimeoutError:
+                    stats.errors.append(f"match {match_id}: no computer move in 15 s")
+                    return
+                if version in seat.arrived:
+                    waited = seat.arrived[version + 1] - max(seat.arrived[version], start.began)
+                    stats.computer.append(waited - delay)
+                continue
+            await asyncio.sleep(rng.expovariate(1 / think) if think else 0)
+            action = ACTION.findall(seat.board)[0]
+            started = time.perf_counter()
+            await seat.ws.send(json.dumps({"action": action, "version": version}))
+            try:
+                async with asyncio.timeout(10):
+                    while version + 1 not in seat.arrived and not seat.refusals:
+                        seat.changed.clear()
+                        await seat.changed.wait()
+            except TimeoutError:
+                stats.errors.append(f"match {match_id}: the mover got no answer in 10 s")
+                return
+            if seat.refusals:
+                stats.errors.append(f"match {match_id}: refused: {seat.refusals[0][:200]}")
+                return
+            stats.posts.append(time.perf_counter() - started)
+            stats.latencies.append(seat.arrived[version + 1] - started)
+            stats.acknowledged[match_id] = stats.acknowledged.get(match_id, 0) + 1
+            stats.moves += 1
+            if started <= start.deadline:
+                stats.in_window += 1
+    except Exception as error:  # counted, and the run goes on
+        stats.errors.append(f"match {match_id}: {type(error).__name__}: {error}")
+    finally:
+        await start.finished()
+        if reader:
+            reader.cancel()
+        if seat:
+            await seat.ws.close()
+
+
+def start_task_workers(count: int, env: dict[str, str]) -> list[subprocess.Popen]:
+    command = [sys.executable, "manage.py", "run_worker", "--interval", "0.05"]
+    return [
+        subprocess.Popen([*command, "--no-startup-delay", "-v0"], cwd=ROOT, env=env)
+        for _ in range(count)
+    ]
 
 
 async def bare_view(base, players, seconds, think, rng) -> list[float]:
@@ -440,6 +520,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a move")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--http", action="store_true", help="post moves over http instead")
+    parser.add_argument("--computer", choices=["easy", "medium", "hard"], default="",
+                        help="each match a person against the computer")  # fmt: skip
+    parser.add_argument("--task-workers", type=int, default=2, help="with --computer")
     args = parser.parse_args()
     url, redis = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if not (url and redis):
@@ -452,10 +535,12 @@ def main() -> None:
     subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run(["redis-cli", "-u", redis, "flushdb"], check=False, capture_output=True)
-    matches = setup_matches(args.matches)
+    matches = setup_matches(args.matches, args.computer)
+    delay = float(env.get("COMPUTER_MOVE_DELAY_SECONDS", "0.8"))
 
     port = free_port()
     server = start_server(port, args.workers, env)
+    task_workers = start_task_workers(args.task_workers if args.computer else 0, env)
     base = f"http://127.0.0.1:{port}"
     try:
         rng = random.Random(1)
@@ -465,18 +550,27 @@ def main() -> None:
 
         async def run() -> None:
             start = Start(len(matches), args.seconds)
-            games = asyncio.gather(
-                *(play_match(base, m, (a, b), stats, start, args.think, rng, args.http)
-                  for m, a, b in matches)
-            )  # fmt: skip
+            if args.computer:
+                games = asyncio.gather(
+                    *(play_computer_match(base, m, a, stats, start, args.think, rng, delay)
+                      for m, a, _b in matches)
+                )  # fmt: skip
+            else:
+                games = asyncio.gather(
+                    *(play_match(base, m, (a, b), stats, start, args.think, rng, args.http)
+                      for m, a, b in matches)
+                )  # fmt: skip
             measured["seating"] = await start.begin_when_quiet()
             cpu, machine = process_cpu_seconds(server.pid), machine_busy()
+            workers_cpu = sum(process_cpu_seconds(w.pid) for w in task_workers)
             mine = time.process_time()
             probe = asyncio.create_task(loop_lag(measured.setdefault("lag", [])))
             await games
             probe.cancel()
             measured["mine"] = time.process_time() - mine
             measured["cpu"] = process_cpu_seconds(server.pid) - cpu
+            measured["workers"] = sum(process_cpu_seconds(w.pid) for w in task_workers)
+            measured["workers"] -= workers_cpu
             measured["busy"] = [a - b for a, b in zip(machine_busy(), machine, strict=True)]
 
         asyncio.run(run())
@@ -490,17 +584,27 @@ def main() -> None:
             server = start_server(port, args.workers, env)
             return stopped_in
 
-        players = [(m, cookie) for m, a, b in matches for cookie in (a, b)]
-        restarted = asyncio.run(restart_with_pages_open(base, players, restart, rng))
+        players = [(m, cookie) for m, a, b in matches for cookie in (a, b) if cookie]
+        restarted = None
+        if not args.computer:
+            restarted = asyncio.run(restart_with_pages_open(base, players, restart, rng))
     finally:
         stop_server(server)
+        for worker in task_workers:
+            worker.terminate()
+            worker.wait()
 
     stored = stored_moves()
     lost = sum(max(0, n - stored.get(m, 0)) for m, n in stats.acknowledged.items())
     p50, p95, p99 = quantiles(stats.latencies)
     f50, f95, f99 = quantiles(floor)
-    print(f"{args.matches} concurrent matches, {args.workers} ASGI workers, PostgreSQL + Redis,")
-    print(f"seating {2 * args.matches} sockets (opened, first boards, presence news) took "
+    against = f" against the {args.computer} computer ({args.task_workers} task workers)"
+    print(
+        f"{args.matches} concurrent matches{against if args.computer else ''}, "
+        f"{args.workers} ASGI workers, PostgreSQL + Redis,"
+    )
+    sockets = args.matches * (1 if args.computer else 2)
+    print(f"seating {sockets} sockets (opened, first boards, presence news) took "
           f"{measured['seating']:.1f} s; then {args.seconds:g} s of play, think time "
           f"{args.think:g} s (mean, exponential)")  # fmt: skip
 
@@ -513,7 +617,15 @@ def main() -> None:
     row("moves acknowledged", f"{stats.moves}  ({stats.in_window / args.seconds:.1f} moves/s)")
     row("moves made by", "http post" if args.http else "the websocket, as the page")
     how = "post" if args.http else "socket move"
-    row(f"{how} -> opponent push", spread((p50, p95, p99)))
+    if args.computer:
+        how = "person's move -> own board"
+    else:
+        how += " -> opponent push"
+    row(how, spread((p50, p95, p99)))
+    if args.computer:
+        row("computer beyond its delay", spread(quantiles(stats.computer)))
+        per = measured["workers"] / len(stats.computer) * 1000 if stats.computer else 0
+        row("task worker CPU per move", f"{per:6.1f} ms  (the computer's search and its move)")
     answer = "post -> http answer" if args.http else "socket move -> own board"
     row(answer, spread(quantiles(stats.posts)))
     row("bare view (/healthz)", spread((f50, f95, f99)))
@@ -531,6 +643,8 @@ def main() -> None:
     for error in stats.errors[:10]:
         print(f"  {error}")
     row("moves lost", str(lost))
+    if restarted is None:
+        return
     closed = sorted(restarted["closed"].items(), key=str)  # a code may be None
     closes = ", ".join(f"{n} with {code}" for code, n in closed)
     row("restart, pages open", f"the old server stopped in {restarted['stopped in']:.1f} s; "
