@@ -80,6 +80,8 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # Bumped by every change; a submission carries the version it was made against.
     version = models.PositiveIntegerField(default=0)
+    # How many moves the match has: the next move's sequence number is one more.
+    move_count = models.PositiveIntegerField(default=0)
     snapshot = models.JSONField(null=True, blank=True)
 
     class Meta:

@@ -271,16 +271,15 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
         state = apply(state_from_json(match.snapshot), Action.parse(seat, action))
     except IllegalAction as error:
         raise GameError(refusal_words(error)) from None
-    # While a match is active its version is one more than its number of moves (joining
-    # made it 1), so the version is the next sequence number: no count query needed.
-    Move.objects.create(match=match, seq=match.version, seat=seat, player=user, action=action)
+    match.move_count += 1
+    Move.objects.create(match=match, seq=match.move_count, seat=seat, player=user, action=action)
     match.snapshot = state_to_json(state)
     match.turn_started_at = timezone.now()
     if state.is_over:
         _finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
         _save(match, lobby=True)
     else:
-        _save(match, fields=("snapshot", "turn_started_at"))
+        _save(match, fields=("snapshot", "turn_started_at", "move_count"))
 
 
 # Clocks and abandonment ----------------------------------------------------------------
