@@ -25,7 +25,7 @@ from . import selectors, services, throttle
 from .board import board_context
 from .i18n import language_for_scope
 from .models import Match, RatingChange
-from .realtime import LOBBY_GROUP, match_group, twice
+from .realtime import LOBBY_GROUP, lobby_user_group, match_group, twice
 
 log = logging.getLogger(__name__)
 
@@ -310,33 +310,78 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
             return render_to_string("match.html#board", context)
 
 
+class LobbyLists(PerLoop):
+    """The lobby's shared list (matches waiting for an opponent), read once per event in this
+    process and rendered once per language, for every lobby socket."""
+
+    KEEP_SECONDS = 2.0
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple, tuple[asyncio.Future, dict]] = {}
+
+    async def open_list(self, consumer: LobbyConsumer, key: tuple) -> str:
+        entry = self.entries.get(key)
+        if entry is None:
+            read = asyncio.ensure_future(database_sync_to_async(selectors.lobby_open)())
+            entry = self.entries[key] = (read, {})
+            asyncio.get_running_loop().call_later(self.KEEP_SECONDS, self.entries.pop, key, None)
+        read, rendered = entry
+        context = await read
+        if consumer.language not in rendered:
+            rendered[consumer.language] = consumer.render("lobby.html#pushed-open", context)
+        return rendered[consumer.language]
+
+
 class LobbyConsumer(Dispatch, AsyncWebsocketConsumer):
-    """``/ws/lobby/``: the lobby's lists, pushed when a match opens, starts or ends."""
+    """``/ws/lobby/``: the lobby's lists, pushed when a match opens, starts or ends. The list
+    every player shares is rendered once per process; a player's own lists come through a
+    group of their own, only when their own matches changed."""
 
     async def connect(self) -> None:
         self.language = language_for_scope(self.scope)
+        self.base_url = _base_url(self.scope)
         self.user = self.scope["user"]
         if not self.user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)
             return
-        with contextlib.suppress(Exception):
-            await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        self.groups_joined = [LOBBY_GROUP, lobby_user_group(self.user.pk)]
+        for group in self.groups_joined:
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_add(group, self.channel_name)
+        self.own_open = await database_sync_to_async(self._own_open)()
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        with contextlib.suppress(Exception):
-            await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        for group in getattr(self, "groups_joined", []):
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         with translation.override(self.language):
             await self.send(text_data=_error_frame(_("The lobby takes no messages")))
 
+    async def lobby_mine(self, event: dict) -> None:
+        await self.send(text_data=await database_sync_to_async(self._render_mine)())
+
     async def lobby_changed(self, event: dict) -> None:
-        html = await database_sync_to_async(self._render_lists)()
+        if self.own_open:  # the player's own open match is not theirs to join: their own list
+            html = await database_sync_to_async(self._render_open_without_mine)()
+        else:
+            key = (event.get("match_id"), event.get("version"))
+            html = await LobbyLists.of_this_loop().open_list(self, key)
         await self.send(text_data=html)
 
-    def _render_lists(self) -> str:
-        context = selectors.lobby_lists(user=self.user)
-        context["base_url"] = _base_url(self.scope)
+    def _own_open(self) -> set[int]:
+        return set(selectors.my_open_matches(user=self.user).values_list("pk", flat=True))
+
+    def _render_mine(self) -> str:
+        context = selectors.lobby_mine(user=self.user)
+        self.own_open = {match.pk for match in context["my_open"]}
+        return self.render("lobby.html#pushed-mine", context)
+
+    def _render_open_without_mine(self) -> str:
+        return self.render("lobby.html#pushed-open", selectors.lobby_open(exclude_user=self.user))
+
+    def render(self, template: str, context: dict) -> str:
         with translation.override(self.language):
-            return render_to_string("lobby.html#pushed-lists", context)
+            return render_to_string(template, {**context, "base_url": self.base_url})

@@ -30,23 +30,29 @@ def match_group(match_id: int) -> str:
     return f"match_{match_id}"
 
 
+def lobby_user_group(user_id: int) -> str:
+    """The lobby sockets of one player: their own lists changed."""
+    return f"lobby_user_{user_id}"
+
+
 def send_event_on_commit(
     match_id: int,
     *,
     version: int | None = None,
-    lobby: bool = False,
+    lobby: tuple[int, ...] = (),
     presence: bool = False,
     opened: str = "",
 ) -> None:
-    """Once the current transaction commits, tell every socket on the match (and the lobby's,
-    when its lists changed). ``version``: the match's version after the change (None when only
+    """Once the current transaction commits, tell every socket on the match and, when the
+    lobby's lists changed, every lobby socket (``lobby``: the ids of the match's players, whose
+    own lists changed too). ``version``: the match's version after the change (None when only
     who is connected changed); ``opened``: the socket whose arrival this is."""
     transaction.on_commit(
         lambda: _send(match_id, version=version, lobby=lobby, presence=presence, opened=opened)
     )
 
 
-def _send(match_id: int, *, version, lobby: bool, presence: bool, opened: str) -> None:
+def _send(match_id: int, *, version, lobby: tuple, presence: bool, opened: str) -> None:
     if presence:  # who is connected just changed: not what this process remembers
         selectors.forget_presence(match_id)
     event = {
@@ -74,10 +80,19 @@ def _server_stopped() -> bool:
     return loop is not None and not loop.is_running()
 
 
-async def _group_send(layer, group: str, event: dict, lobby: bool) -> None:
+async def _group_send(layer, group: str, event: dict, lobby: tuple) -> None:
     await twice(layer.group_send, group, event)
+    # The players' own lists first: a lobby socket knows its player's open matches before the
+    # shared list comes (it leaves them out of it).
+    for user_id in lobby:
+        await twice(layer.group_send, lobby_user_group(user_id), {"type": "lobby.mine"})
     if lobby:
-        await twice(layer.group_send, LOBBY_GROUP, {"type": "lobby.changed"})
+        shared = {
+            "type": "lobby.changed",
+            "match_id": event["match_id"],
+            "version": event["version"],
+        }
+        await twice(layer.group_send, LOBBY_GROUP, shared)
 
 
 async def twice(layer_call, *args) -> None:

@@ -87,12 +87,21 @@ def forget_presence(match_id: int) -> None:
     _presence.pop(match_id, None)
 
 
+LOBBY_OPEN_MATCHES = 50
+
+
 def lobby_lists(*, user) -> dict:
-    return {
-        "open_matches": open_matches(exclude_user=user)[:50],
-        "my_open": my_open_matches(user=user),
-        "my_active": my_active_matches(user=user),
-    }
+    return {**lobby_open(exclude_user=user), **lobby_mine(user=user)}
+
+
+def lobby_mine(*, user) -> dict:
+    """The lobby's lists of the player's own matches."""
+    return {"my_open": list(my_open_matches(user=user)), "my_active": my_active_matches(user=user)}
+
+
+def lobby_open(*, exclude_user=None) -> dict:
+    """The lobby's list every player shares: matches waiting for an opponent."""
+    return {"open_matches": list(open_matches(exclude_user=exclude_user)[:LOBBY_OPEN_MATCHES])}
 
 
 LEADERBOARD_MIN_MATCHES = 5

@@ -102,7 +102,10 @@ def _save(match: Match, lobby: bool = False, fields: tuple[str, ...] = ()) -> No
     ``fields``: the only ones changed, when the caller knows (a move: a shorter UPDATE)."""
     match.version += 1
     match.save(update_fields=[*fields, "version"] if fields else None)
-    realtime.send_event_on_commit(match.pk, version=match.version, lobby=lobby)
+    players = (match.player0_id, match.player1_id) if lobby else ()
+    realtime.send_event_on_commit(
+        match.pk, version=match.version, lobby=tuple(pk for pk in players if pk)
+    )
     _schedule(match)
 
 
@@ -153,7 +156,7 @@ def match_create(
             spectators_allowed=spectators_allowed,
             move_seconds=move_seconds,
         )
-        realtime.send_event_on_commit(match.pk, version=match.version, lobby=True)
+        realtime.send_event_on_commit(match.pk, version=match.version, lobby=(user.pk,))
     return match
 
 

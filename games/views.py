@@ -174,10 +174,7 @@ def _lobby_context(
 @login_required
 @require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
-    context = _lobby_context(request)
-    if request.htmx and request.GET.get("part") == "lists":
-        return render(request, "lobby.html#lists", context)
-    return render(request, "lobby.html", context)
+    return render(request, "lobby.html", _lobby_context(request))
 
 
 @login_required

@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from euchre_site.asgi import application
-from games import realtime, services
+from games import realtime, selectors, services
 from games.engine import legal_actions
 from games.engine.cards import CODES, cards_in
 from games.models import Connection, Match, Move
@@ -212,13 +212,27 @@ async def test_a_player_sees_when_the_opponent_connects(alice, bob):
     await a.disconnect()
 
 
-async def test_the_lobby_updates_when_a_match_opens(alice, bob):
-    ws = await socket(bob, "/ws/lobby/")
-    assert (await ws.connect())[0]
+async def test_the_lobby_updates_when_a_match_opens(alice, bob, carol, monkeypatch):
+    reads = []
+    lobby_open = selectors.lobby_open
+    monkeypatch.setattr(selectors, "lobby_open", lambda **kw: reads.append(kw) or lobby_open(**kw))
+    sockets = {}
+    for user in (alice, bob, carol):
+        sockets[user.username] = await socket(user, "/ws/lobby/")
+        assert (await sockets[user.username].connect())[0]
     await database_sync_to_async(services.match_create)(user=alice)
-    frame = await ws.receive_from(timeout=5)
-    assert 'id="lobby-lists"' in frame and 'data-action="join"' in frame and "alice" in frame
-    await ws.disconnect()
+    for name in ("bob", "carol"):  # the shared list, with alice's match to join
+        frame = await sockets[name].receive_from(timeout=5)
+        assert 'id="lobby-open"' in frame and 'data-action="join"' in frame and "alice" in frame
+        assert await sockets[name].receive_nothing(timeout=0.2)  # their own lists: unchanged
+    assert reads.count({}) == 1  # read once for every lobby socket of the process
+    mine = await sockets["alice"].receive_from(timeout=5)  # her own lists first: the invite
+    assert 'id="lobby-mine"' in mine and "data-invite" in mine
+    shared = await sockets["alice"].receive_from(timeout=5)  # then the shared list, without it
+    assert 'id="lobby-open"' in shared and 'data-action="join"' not in shared
+    assert len(reads) == 2  # (hers read apart: she is the one with an open match)
+    for ws in sockets.values():
+        await ws.disconnect()
     anonymous = await socket(None, "/ws/lobby/")
     assert (await anonymous.connect()) == (False, 4401)
 
