@@ -82,7 +82,5 @@ ADMIN = [
         "You are authenticated as %(username)s, but are not authorized to access this page. "
         "Would you like to login to a different account?"
     ),
-    ngettext_lazy(
-        "Please correct the error below.", "Please correct the errors below.", "count"
-    ),
+    ngettext_lazy("Please correct the error below.", "Please correct the errors below.", "count"),
 ]

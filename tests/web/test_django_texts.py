@@ -16,7 +16,6 @@ from pathlib import Path
 import django
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.core import mail
 from django.test import Client
@@ -122,7 +121,8 @@ def renderings(code: str, django_user_model) -> dict[str, set[str]]:
     confirm = f"/accounts/reset/{uid}/set-password/"
     post("reset mismatch", confirm, {"new_password1": "zanzibar-x", "new_password2": "z"})
     post("reset weak", confirm, {"new_password1": "12345", "new_password2": "12345"})
-    response = post("reset set", confirm, {"new_password1": "new horse 5", "new_password2": "new horse 5"})  # fmt: skip
+    chosen = {"new_password1": "new horse 5", "new_password2": "new horse 5"}
+    response = post("reset set", confirm, chosen)
     get("reset complete", response.url)
     get("reset invalid", f"/accounts/reset/{uid}/bad-token/", follow=True)
     user.refresh_from_db()  # the new password: a session with the old one is logged out
@@ -141,9 +141,7 @@ def renderings(code: str, django_user_model) -> dict[str, set[str]]:
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
     get("admin login", "/admin/login/?next=/admin/")
     post("admin failed", "/admin/login/?next=/admin/", {"username": name, "password": "wrong"})
-    return {
-        key: texts_of(page, html=key != "reset e-mail") for key, page in pages.items()
-    }
+    return {key: texts_of(page, html=key != "reset e-mail") for key, page in pages.items()}
 
 
 @pytest.mark.django_db

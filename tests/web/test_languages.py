@@ -219,3 +219,39 @@ def test_dates_follow_the_locale(alice):
     page = client.get(reverse("profile", args=["alice"])).content.decode()
     joined = alice.date_joined
     assert f"{joined.day}/{joined.month}/{joined.year}" in page
+
+
+# Words of Amharic that end like a masculine "you" (-ህ, -ክ) but are not one: "this", "here",
+# "jack", "little", "field", "to send", "bright".
+NOT_ADDRESSED = {"ይህ", "በዚህ", "ለዚህ", "እንዲህ", "ከእንግዲህ", "እነዚህ", "ከእነዚህ", "እዚህ", "ጃክ", "ትንሽ"}
+NOT_ADDRESSED |= {"መስክ", "ለመላክ", "ብሩህ"}
+
+
+def test_amharic_addresses_every_player_alike():
+    """The polite "you" (እርስዎ, ይችላሉ, ይምረጡ) speaks to any player; the familiar masculine
+    one (አንተ, ትችላለህ, ምረጥ) only to men."""
+    masculine = []
+    for entry in catalogues.read(catalogues.path_of("am"))[1:]:
+        for text in entry.strings.values():
+            words = re.findall(r"[\u1200-\u137f]+", text)
+            masculine += [
+                w for w in words if w == "አንተ" or w[-1] in "ህክ" and w not in NOT_ADDRESSED
+            ]
+    assert masculine == []
+
+
+@pytest.mark.django_db
+def test_burmese_writes_every_number_in_one_digit_system(client, alice, bob):
+    """Western digits, as the cards (9, 10) and the numbers from the code (scores, clocks,
+    ratings, dates) are written: never Burmese digits (၀-၉) beside them."""
+    burmese_digit = re.compile("[\u1040-\u1049]")
+    entries = catalogues.read(catalogues.path_of("my"))[1:]
+    assert [e.msgid for e in entries if burmese_digit.search("".join(e.strings.values()))] == []
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "my"
+    match = start(alice, bob)
+    client.force_login(alice)
+    pages = [client.get(url).content.decode() for url in ["/rules/", "/play/", "/leaderboard/"]]
+    pages.append(client.get(reverse("match_detail", args=[match.pk])).content.decode())
+    pages.append(client.get(reverse("profile", args=["alice"])).content.decode())
+    assert all(not burmese_digit.search(page) for page in pages)
+    assert any(re.search(r"\d", page) for page in pages)
