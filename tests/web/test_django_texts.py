@@ -190,3 +190,9 @@ def test_every_marked_django_text_is_still_one_of_djangos_own():
     assert len(marked) > 35 and marked - djangos == set()
     ours = {entry.key for entry in catalogues.read(catalogues.path_of("so"))}
     assert marked - ours == set(), "run: python manage.py update_catalogues"
+
+
+@pytest.mark.django_db
+def test_a_failed_log_in_says_why_once(alice):
+    page = Client().post("/accounts/login/", {"username": "alice", "password": "wrong"})
+    assert page.content.decode().count("Please enter a correct username and password") == 1
