@@ -28,8 +28,9 @@ TERMS = [
     ("leaderboard", _("leaderboard"), _("the list of players ranked by rating")),
 ]
 
-# Where an English text means the term, when the bare word would say too much: "hand" is also
-# the cards a player holds ("your hand") and part of the game's name ("two-hand").
+# Where an English text means the term, when the bare word would say too much or too little:
+# "hand" is also the cards a player holds ("your hand") and part of the game's name
+# ("two-hand"); a "rated" match is the rating's.
 PATTERNS = {
     "trump": r"\btrump\b",
     "maker": r"(?<!\()\bmaker\b",
@@ -38,7 +39,7 @@ PATTERNS = {
     "round": r"\bround (one|two)\b",
     "stock": r"\bstock\b",
     "turn": r"\bturn\b",
-    "rating": r"\bratings?\b",
+    "rating": r"\b(ratings?|rated)\b",
     "leaderboard": r"\bleaderboard\b",
 }
 
@@ -54,19 +55,21 @@ FORMS = {
         "turn": ("markaaga", "markiisa", "markii", "markaa"),
         "maker": ("samaynaha", "samaynuhu"),
         "trump": ("xukunka", "xukunkii"),
-        "rating": ("qiimaynta", "qiimayntaada", "qiimaynta ciyaartoyda"),
+        "rating": ("qiimaynta", "qiimayntaada", "qiimee"),  # la qiimeeyay: rated
         "leaderboard": ("kala sarreynta",),
         "march": ("socodka", "socodyada", "socotay"),
         "euchred": ("yuukar",),
     },
     "ht": {"maker": ("ki fè atou", "ki te fè atou")},
+    "th": {"rating": ("จัดอันดับ",)},  # แมตช์จัดอันดับ: a rated match
+    "my": {"rating": ("အဆင့်သတ်မှတ်",)},  # to rate: အဆင့်သတ်မှတ်ပွဲ, a rated match
     "am": {
         "trick": ("ጥንዶች", "ጥንዱ", "ጥንዶቹ"),
         "hand": ("እጁ", "እጆች"),
         "round": ("ዙሩ",),
         "turn": ("ተራው", "ተራዎ", "ተራ"),
         "stock": ("ክምሩ",),
-        "rating": ("የብቃት ነጥቦች", "በየብቃት ነጥባቸው"),
+        "rating": ("ብቃት ነጥብ", "ብቃት ነጥቦች", "ብቃት ነጥባቸው"),
         "order it up": ("ይዘዙት", "አዘዘ", "ያዝዛል", "ታዘዋል", "ታዘዘ", "እንዲያነሱ"),
     },
 }
