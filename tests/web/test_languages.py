@@ -255,3 +255,19 @@ def test_burmese_writes_every_number_in_one_digit_system(client, alice, bob):
     pages.append(client.get(reverse("profile", args=["alice"])).content.decode())
     assert all(not burmese_digit.search(page) for page in pages)
     assert any(re.search(r"\d", page) for page in pages)
+
+
+@pytest.mark.parametrize("code", OFFERED)
+def test_the_games_name_says_no_word_of_the_game_but_hand(code):
+    """ "Two-hand euchre" counts players' hands: read with the trick's word in it (Somali
+    "gacmood"), it names another game."""
+    with translation.override(code):
+        name = translation.gettext("Two-hand euchre").lower()
+    inside = [
+        (english, form)
+        for english, forms in glossary(code).items()
+        if english not in ("hand", "euchred")
+        for form in forms
+        if _contains(form, name)
+    ]
+    assert inside == []
