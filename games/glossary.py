@@ -73,3 +73,11 @@ FORMS = {
         "order it up": ("ይዘዙት", "አዘዘ", "ያዝዛል", "ታዘዋል", "ታዘዘ", "እንዲያነሱ"),
     },
 }
+
+# Words that hold a term's letters but are other words, in the scripts that do not space their
+# words: a check for the term looks past them (Thai "น้อยกว่า", fewer, is not the trick "ยก";
+# "ตาม", to follow, is not the turn "ตา"; "เจ้ามือ", the dealer, is not the hand "มือ").
+NOT_THE_TERM = {
+    "th": ("น้อยกว่า", "ยกเลิก", "ยกเว้น", "ยกคำร้อง", "ยกรายงาน", "ตาม", "ตาราง", "เจ้ามือ"),
+    "my": ("လက်ရှိ", "လက်ခံ"),
+}
