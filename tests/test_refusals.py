@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
+from games import refusals
 from games.board import CONTROL_LABELS
 from games.engine import Action, Rules, apply, legal_actions, new_match
 from games.engine.cards import CODES, DECKS
@@ -96,8 +97,11 @@ def test_a_refusal_over_random_positions_of_every_option_set_names_only_legal_ac
                     seen_codes.add(check_refusal(state, action))
                 seen_allowed.add(tuple(sorted(kinds(legal))))
                 state = apply(state, rng.choice(legal))
-    # Every moment of a hand was tried: each set of legal kinds the engine can offer.
+    # Every moment of a hand was tried: each set of legal kinds the engine can offer, each
+    # with its words in the site's catalogues.
     assert {tuple(sorted(k)) for k in ALLOWED_WORDS} <= seen_allowed
+    with translation.override("en"):
+        assert refusals._allowed() == ALLOWED_WORDS
     assert {"wrong_phase", "must_follow", "card_not_held", "must_name"} <= seen_codes
 
 
