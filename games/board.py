@@ -79,7 +79,7 @@ class Control:
 CONTROL_LABELS = {
     "pass": gettext_lazy("Pass"),
     "order_up": gettext_lazy("Order it up"),
-    "accept": gettext_lazy("Take it up"),
+    "accept": gettext_lazy("Accept it"),
     "take_up": gettext_lazy("Take it up"),
     "leave": gettext_lazy("Leave it"),
 }
@@ -299,7 +299,7 @@ def _prompt(view, seat, names) -> str:
         return _("The joker was turned up: name its suit.")
     if phase == "round_one":
         if view.dealer == seat:
-            return _("Take up the upcard and make %(suit)s trump, or pass.") % suit
+            return _("Accept it to take the upcard up and make %(suit)s trump, or pass.") % suit
         return _("Order it up to make %(suit)s trump, or pass.") % suit
     if phase == "dealer_decides":
         return _("You were ordered up: take the upcard into your hand, or leave it.")
@@ -329,7 +329,7 @@ def move_words(player: str, text: str) -> str:
     return {
         "pass": _("%(player)s passes"),
         "order_up": _("%(player)s orders it up"),
-        "accept": _("%(player)s takes it up"),
+        "accept": _("%(player)s accepts it"),
         "take_up": _("%(player)s takes it up"),
         "leave": _("%(player)s leaves it"),
     }[kind] % who

@@ -14,10 +14,11 @@ from .engine.cards import CODES, SUIT_CODES
 
 
 def _verbs() -> dict[str, str]:
+    """The refused action, in the words of its button (board.CONTROL_LABELS)."""
     return {
         "pass": _("You cannot pass now."),
         "order_up": _("You cannot order it up now."),
-        "accept": _("You cannot take it up now."),
+        "accept": _("You cannot accept it now."),
         "take_up": _("You cannot take it up now."),
         "leave": _("You cannot leave it now."),
         "name": _("You cannot name a suit now."),
@@ -27,15 +28,18 @@ def _verbs() -> dict[str, str]:
     }
 
 
-def _expected() -> dict[str, str]:
+def _allowed() -> dict[tuple[str, ...], str]:
+    """What may be done instead, by the kinds of action legal now (engine.rules.ALLOWED_WORDS)."""
     return {
-        "name_joker": _("The joker was turned up: name its suit first."),
-        "round_one_dealer": _("You may pass or take it up."),
-        "round_one": _("You may pass or order it up."),
-        "dealer_decides": _("You were ordered up: take it up or leave it."),
-        "discard": _("Discard a card first."),
-        "round_two": _("You may pass or name a suit."),
-        "play": _("Play a card."),
+        ("joker",): _("The joker was turned up: name its suit first."),
+        ("pass", "order_up"): _("You may pass or order it up."),
+        ("pass", "accept"): _("You may pass or accept it."),
+        ("take_up", "leave"): _("You were ordered up: take it up or leave it."),
+        ("take_up",): _("You were ordered up: take it up."),
+        ("discard",): _("Discard a card first."),
+        ("pass", "name"): _("You may pass or name a suit."),
+        ("name",): _("Name a suit."),
+        ("play",): _("Play a card."),
     }
 
 
@@ -44,7 +48,7 @@ def refusal_words(error: IllegalAction) -> str:
     code, params = error.code, error.params
     if code == "wrong_phase":
         # Two whole sentences: what was refused, and what may be done instead.
-        return f"{_verbs()[params['verb']]} {_expected()[params['expected']]}"
+        return f"{_verbs()[params['verb']]} {_allowed()[tuple(params['allowed'])]}"
     if code == "must_follow":
         return _("You must follow %(suit)s") % {"suit": SUIT_NAMES[SUIT_CODES[params["suit"]]]}
     if code == "card_not_held":

@@ -273,7 +273,7 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
 _VERBS = {
     _DO_PASS: "pass",
     _DO_ORDER_UP: "order it up",
-    _DO_ACCEPT: "take it up",
+    _DO_ACCEPT: "accept it",
     _DO_TAKE_UP: "take it up",
     _DO_LEAVE: "leave it",
     _DO_NAME: "name a suit",
@@ -282,36 +282,34 @@ _VERBS = {
     _DO_PLAY: "play a card",
 }
 
+# What the seat may do instead, by the kinds of action legal now: the second sentence of a
+# WrongPhase message. Keyed by ``legal_actions``, so it never offers what the options forbid.
+ALLOWED_WORDS = {
+    ("joker",): "The joker was turned up: name its suit first.",
+    ("pass", "order_up"): "You may pass or order it up.",
+    ("pass", "accept"): "You may pass or accept it.",
+    ("take_up", "leave"): "You were ordered up: take it up or leave it.",
+    ("take_up",): "You were ordered up: take it up.",
+    ("discard",): "Discard a card first.",
+    ("pass", "name"): "You may pass or name a suit.",
+    ("name",): "Name a suit.",
+    ("play",): "Play a card.",
+}
+
+
+def allowed_kinds(state: State) -> tuple[str, ...]:
+    """The kinds of action the seat to act may take, each once, in the order listed."""
+    kinds: list[str] = []
+    for action in legal_actions(state):
+        if action.kind.value not in kinds:
+            kinds.append(action.kind.value)
+    return tuple(kinds)
+
 
 def _wrong_moment(state: State, kind: ActionKind) -> WrongPhase:
-    phase = state.phase
-    dealer = state.turn == state.dealer
-    if phase is _NAME_JOKER:
-        expected = "name_joker"
-    elif phase is _ROUND_ONE:
-        expected = "round_one_dealer" if dealer else "round_one"
-    elif phase is _DEALER_DECIDES:
-        expected = "dealer_decides"
-    elif phase is _DISCARD:
-        expected = "discard"
-    elif phase is _ROUND_TWO:
-        expected = "round_two"
-    else:
-        expected = "play"
-    message = f"You cannot {_VERBS[kind]} now. {_EXPECTED[expected]}"
-    return WrongPhase(message, "wrong_phase", verb=kind.value, expected=expected)
-
-
-# What the seat may do instead, by phase: the second sentence of a WrongPhase message.
-_EXPECTED = {
-    "name_joker": "The joker was turned up: name its suit first.",
-    "round_one_dealer": "You may pass or take it up.",
-    "round_one": "You may pass or order it up.",
-    "dealer_decides": "You were ordered up: take it up or leave it.",
-    "discard": "Discard a card first.",
-    "round_two": "You may pass or name a suit.",
-    "play": "Play a card.",
-}
+    allowed = allowed_kinds(state)
+    message = f"You cannot {_VERBS[kind]} now. {ALLOWED_WORDS[allowed]}"
+    return WrongPhase(message, "wrong_phase", verb=kind.value, allowed=allowed)
 
 
 def apply(state: State, action: Action) -> State:
@@ -562,8 +560,10 @@ def _score_hand(state: State, hands: tuple, tricks: tuple) -> State:
 
 
 __all__ = [
+    "ALLOWED_WORDS",
     "Deal",
     "IllegalAction",
+    "allowed_kinds",
     "apply",
     "deal",
     "first_dealer",

@@ -37,3 +37,34 @@ def test_switching_language_on_the_match_page_translates_the_board(
     page.screenshot(path=str(SCREENSHOTS / f"match-in-{code}.png"), full_page=True)
     page.goto(f"{live_server_url}/rules/")
     page.screenshot(path=str(SCREENSHOTS / f"rules-in-{code}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("code", OFFERED)
+def test_sign_up_and_log_in_speak_each_language_django_texts_included(
+    live_server_url, new_page, code
+):
+    page = new_page(width=390, height=844)  # a phone: long words must fit
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": code, "domain": "127.0.0.1", "path": "/"}]
+    )
+    page.goto(f"{live_server_url}/accounts/signup/")
+    page.wait_for_selector(f'html[lang="{code}"]')
+    page.fill("[name=username]", f"dana{code}")  # sign-ups are limited per name
+    page.fill("[name=password1]", "1234")
+    page.fill("[name=password2]", "1234")
+    page.click("button[type=submit]")  # the password validators refuse it
+    page.wait_for_selector(".errorlist")
+    with translation.override(code):
+        shown = page.inner_text("main")
+        assert translation.gettext("This password is entirely numeric.") in shown
+        assert translation.gettext("Enter the same password as before, for verification.") in shown
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"signup-in-{code}.png"), full_page=True)
+    page.goto(f"{live_server_url}/accounts/login/")
+    page.fill("[name=username]", f"dana{code}")
+    page.fill("[name=password]", "wrong")
+    page.click("form button[type=submit]")
+    page.wait_for_selector("[role=alert], .errorlist")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(SCREENSHOTS / f"login-in-{code}.png"), full_page=True)
