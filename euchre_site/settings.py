@@ -189,6 +189,8 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # and the tasks it had taken are queued again.
 WORKER_BEAT_SECONDS = float(os.environ.get("WORKER_BEAT_SECONDS", "2"))
 WORKER_DEAD_AFTER_SECONDS = float(os.environ.get("WORKER_DEAD_AFTER_SECONDS", "10"))
+# Finished tasks stay this long for inspection (admin: Task results), then workers delete them.
+TASK_RESULTS_KEEP_HOURS = float(os.environ.get("TASK_RESULTS_KEEP_HOURS", "24"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

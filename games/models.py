@@ -66,6 +66,8 @@ class Match(models.Model):
     move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
     # When the seat to act got the turn: the clock and abandonment claims count from here.
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # When the match's one waiting clock task is due (None: none waits). See services._save.
+    clock_due = models.DateTimeField(null=True, blank=True)
     # The strength of the computer in seat 1; blank when two people play.
     computer = models.CharField(max_length=8, choices=Computer, blank=True)
     # 128 bits, kept as text; secret until the match ends.

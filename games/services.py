@@ -7,7 +7,7 @@ is refused instead of applied twice.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -101,24 +101,32 @@ def _save(match: Match, lobby: bool = False, fields: tuple[str, ...] = ()) -> No
     """Every change bumps the version, so that submissions made against the old one fail.
     ``fields``: the only ones changed, when the caller knows (a move: a shorter UPDATE)."""
     match.version += 1
-    match.save(update_fields=[*fields, "version"] if fields else None)
+    clock = _clock_task_needed(match)
+    if fields:
+        fields = (*fields, "version", *(("clock_due",) if clock else ()))
+    match.save(update_fields=fields or None)
     players = (match.player0_id, match.player1_id) if lobby else ()
     realtime.send_event_on_commit(
         match.pk, version=match.version, lobby=tuple(pk for pk in players if pk)
     )
-    _schedule(match)
-
-
-def _schedule(match: Match) -> None:
-    """Queue what this change makes due, in its transaction: the computer's move, and the end
-    of a clocked turn. Each task is for this version only."""
-    if match.status != MatchStatus.ACTIVE:
-        return
-    if match.computer and match.state.turn == 1:
+    # What this change makes due, queued in its transaction: the task exists exactly when the
+    # change was committed.
+    if match.status == MatchStatus.ACTIVE and match.computer and match.state.turn == 1:
         tasks.schedule_computer_move(match.pk, match.version)
+    if clock:
+        tasks.schedule_clock_expire(match.pk, match.clock_due)
+
+
+def _clock_task_needed(match: Match) -> bool:
+    """One clock task waits per match, not one per move: it is queued at the first clocked
+    turn (or for a deadline earlier than the one it waits for), and when it comes due it ends
+    the match or waits again, for the turn running then (``match_expire``). True if this
+    change needs a new one (``match.clock_due`` is set to its time)."""
     deadline = match.deadline
-    if deadline is not None:
-        tasks.schedule_clock_expire(match.pk, match.version, deadline)
+    if deadline is None or (match.clock_due is not None and match.clock_due <= deadline):
+        return False
+    match.clock_due = deadline
+    return True
 
 
 def _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up) -> Rules:
@@ -299,20 +307,39 @@ def _expire_if_due(match: Match) -> bool:
     return True
 
 
-def match_expire(*, match_id: int, version: int | None = None) -> bool:
-    """End the match if its clock ran out; True if this call ended it. The worker runs it at
-    the deadline for the version that started the turn (a later version: nothing to do);
-    ``manage.py expire_matches`` sweeps with no version."""
+def match_expire(*, match_id: int, due: datetime | None = None) -> bool:
+    """End the match if its clock ran out; True if this call ended it. The worker runs it as
+    the match's clock task, due at ``due``: if the turn it waited for was played in time, it
+    waits again for the turn running now. A task that is not the match's waiting one (a
+    duplicate, a retry) does nothing. ``manage.py expire_matches`` sweeps with no ``due``."""
     with transaction.atomic():
         match = _locked(match_id)
-        if version is not None and version != match.version:
-            return False
+        if due is not None:
+            if match.clock_due != due:
+                return False
+            match.clock_due = None  # this task is done; the next one, if any, is queued below
         if _expire_if_due(match):
             return True
-        deadline = match.deadline
-        if version is not None and deadline is not None:  # run early (clocks apart): again
-            tasks.schedule_clock_expire(match.pk, match.version, deadline)
+        if due is not None:
+            if _clock_task_needed(match):
+                tasks.schedule_clock_expire(match.pk, match.clock_due)
+            match.save(update_fields=["clock_due"])
         return False
+
+
+def clocks_resume() -> int:
+    """Queue the clock task of every clocked match in play that has none waiting (matches
+    from before the clocks were tasks); how many. Each worker runs it as it starts."""
+    waiting = Match.objects.filter(status=MatchStatus.ACTIVE, clock_due=None)
+    resumed = 0
+    for match_id in waiting.exclude(move_seconds=None).values_list("pk", flat=True):
+        with transaction.atomic():
+            match = _locked(match_id)
+            if match.clock_due is None and _clock_task_needed(match):
+                tasks.schedule_clock_expire(match.pk, match.clock_due)
+                match.save(update_fields=["clock_due"])
+                resumed += 1
+    return resumed
 
 
 def claim_opens_at(match: Match):

@@ -2,9 +2,10 @@
 
 Each is a task in the database queue (django-tasks with its database backend), enqueued by the
 services in the same transaction as the change that made it due, and run by a worker process
-(``manage.py run_worker``), never by a web process. A task names the match version it was
-queued for and does nothing once the match has moved on, so a duplicate, a retry or a task
-re-queued after its worker died is harmless.
+(``manage.py run_worker``), never by a web process. A computer's move names the match version
+it was queued for and does nothing once the match has moved on; a clock task names the time it
+was due and does nothing unless it is the match's waiting one (``Match.clock_due``). So a
+duplicate, a retry or a task re-queued after its worker died is harmless.
 
 The services schedule these tasks and the tasks run services: this module imports the services
 inside the task bodies, so that at import time it sits below them.
@@ -28,11 +29,12 @@ def computer_move(match_id: int, version: int) -> bool:
 
 
 @task()
-def clock_expire(match_id: int, version: int) -> bool:
-    """End the match on time if it is still at ``version`` and its clock has run out."""
+def clock_expire(match_id: int, due: str) -> bool:
+    """The match's clock task, due at ``due``: end the match if the player to act ran out of
+    time, else wait again for the turn running now."""
     from .services import match_expire
 
-    return match_expire(match_id=match_id, version=version)
+    return match_expire(match_id=match_id, due=datetime.fromisoformat(due))
 
 
 def schedule_computer_move(match_id: int, version: int) -> None:
@@ -42,6 +44,6 @@ def schedule_computer_move(match_id: int, version: int) -> None:
     computer_move.using(run_after=due).enqueue(match_id, version)
 
 
-def schedule_clock_expire(match_id: int, version: int, deadline: datetime) -> None:
-    """Queue the end of a clocked turn at its deadline (in the caller's transaction)."""
-    clock_expire.using(run_after=deadline).enqueue(match_id, version)
+def schedule_clock_expire(match_id: int, due: datetime) -> None:
+    """Queue the match's clock task at ``due`` (in the caller's transaction)."""
+    clock_expire.using(run_after=due).enqueue(match_id, due.isoformat())

@@ -15,7 +15,7 @@ from games import services
 from games.engine import legal_actions
 from games.models import Connection, EndReason, Match, MatchStatus, Move, RatingChange
 from games.tasks import clock_expire
-from tests.matches import start
+from tests.matches import play_to_the_end, start
 from tests.tasks import age, queued, run_due_tasks
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +37,7 @@ def test_running_out_of_time_loses_the_match_when_the_worker_reaches_the_deadlin
     client, alice, bob
 ):
     match = start(alice, bob)
-    assert queued("clock_expire") == [(match.pk, match.version)]  # queued with the deal
+    assert queued("clock_expire") == [(match.pk, match.clock_due.isoformat())]  # with the deal
     run_due_tasks()  # a minute to go: nothing happens
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
     match = age(match, 61)
@@ -53,27 +53,38 @@ def test_running_out_of_time_loses_the_match_when_the_worker_reaches_the_deadlin
     assert "Won (on time)" in client.get(reverse("history")).content.decode()
 
 
-def test_a_clock_task_for_a_past_turn_does_nothing(alice, bob):
+def test_one_clock_task_waits_per_match_and_follows_the_turns(alice, bob):
     match = age(start(alice, bob), 55)
-    first = match.version
+    [(pk, due)] = queued("clock_expire")
     match = services.move_apply(
         user=to_act(match), match_id=match.pk,
         action=str(legal_actions(match.state)[0]), version=match.version,
     )  # fmt: skip
-    assert queued("clock_expire")[-1] == (match.pk, match.version)  # the new turn's deadline
+    assert queued("clock_expire") == [(pk, due)]  # a move queues no task of its own
+    assert not clock_expire.call(pk, due)  # due: that turn was played in time, so it waits again
+    match = Match.objects.get(pk=pk)
+    assert match.status == MatchStatus.ACTIVE and match.clock_due == match.deadline
+    assert queued("clock_expire")[-1] == (pk, match.clock_due.isoformat())
+    assert not clock_expire.call(pk, due)  # a duplicate of the task that ran: nothing
+    assert len(queued("clock_expire")) == 2
     age(match, 61)
-    assert not clock_expire.call(match.pk, first)  # that turn was played in time
-    assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
-    assert clock_expire.call(match.pk, match.version)
-    assert Match.objects.get(pk=match.pk).end_reason == EndReason.TIMEOUT
+    assert clock_expire.call(pk, match.clock_due.isoformat())
+    assert Match.objects.get(pk=pk).end_reason == EndReason.TIMEOUT
 
 
-def test_a_clock_task_run_before_the_deadline_queues_itself_again(alice, bob):
+def test_a_clock_task_run_before_the_deadline_waits_again(alice, bob):
     match = age(start(alice, bob), 30)
-    before = len(queued("clock_expire"))
-    assert not clock_expire.call(match.pk, match.version)  # another machine's clock runs fast
-    assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
-    assert queued("clock_expire")[before:] == [(match.pk, match.version)]
+    [(pk, due)] = queued("clock_expire")
+    assert not clock_expire.call(pk, due)  # the worker's clock runs ahead of the web's
+    match = Match.objects.get(pk=pk)
+    assert match.status == MatchStatus.ACTIVE and match.clock_due == match.deadline
+    assert queued("clock_expire")[-1] == (pk, match.clock_due.isoformat())
+
+
+def test_a_match_without_a_clock_queues_no_clock_task(alice, bob):
+    match = start(alice, bob, move_seconds=None)
+    play_to_the_end(match)
+    assert queued("clock_expire") == []
 
 
 def test_with_time_left_the_page_shows_the_time(client, alice, bob):

@@ -4,8 +4,10 @@ kill.
 django-tasks-db marks a task RUNNING when a worker takes it and nothing puts it back if that
 worker dies mid-task. Here every worker writes a heartbeat (``WorkerBeat``) from a thread of
 its own, and sweeps: a RUNNING task whose worker has been silent for
-``WORKER_DEAD_AFTER_SECONDS`` is queued again. Our tasks do nothing for a version that has
-passed, so running one a second time is harmless.
+``WORKER_DEAD_AFTER_SECONDS`` is queued again. Our tasks do nothing once their moment has
+passed, so running one a second time is harmless. The sweep also forgets finished tasks after
+``TASK_RESULTS_KEEP_HOURS``, and a worker starting up queues the clock task of any clocked
+match that has none (``services.clocks_resume``).
 
 Start any number of workers on any number of machines (they share the queue through the
 database): ``python manage.py run_worker``. Options are db_worker's (but ``--reload``).
@@ -26,6 +28,7 @@ from django_tasks.base import TaskResultStatus
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
+from games import services
 from games.models import WorkerBeat
 
 log = logging.getLogger("games.worker")
@@ -64,12 +67,23 @@ def requeue_orphans() -> int:
     return requeued
 
 
+def prune_finished() -> int:
+    """Forget finished tasks older than ``TASK_RESULTS_KEEP_HOURS``; how many."""
+    keep = timedelta(hours=settings.TASK_RESULTS_KEEP_HOURS)
+    old = DBTaskResult.objects.finished().filter(finished_at__lt=timezone.now() - keep)
+    return old.delete()[0]
+
+
 class Worker(db_worker.Worker):
     def run(self) -> None:
         beat(self.worker_id)  # before the first task is taken: no sweep takes this one for dead
+        resumed = services.clocks_resume()
+        if resumed:
+            log.info("queued the clock task of %d match(es) that had none", resumed)
         stop = threading.Event()
         if self.batch:  # runs what is due and exits: one sweep first, no heartbeat thread
             requeue_orphans()
+            prune_finished()
         else:
             threading.Thread(target=self._beat, args=(stop,), daemon=True, name="beat").start()
         try:
@@ -83,6 +97,7 @@ class Worker(db_worker.Worker):
             try:
                 beat(self.worker_id)
                 requeue_orphans()
+                prune_finished()
             except Exception:  # the database is away: the next beat tries again
                 log.warning("worker heartbeat failed", exc_info=True)
             finally:

@@ -1,0 +1,70 @@
+"""The task worker's own duties, besides running tasks: taking back the tasks of dead workers,
+forgetting old results, and giving every clocked match its clock task."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from games.management.commands.run_worker import prune_finished, requeue_orphans
+from games.models import Match, MatchStatus, WorkerBeat
+from games.tasks import computer_move
+from tests.matches import start
+from tests.tasks import queued, run_due_tasks
+
+pytestmark = pytest.mark.django_db
+
+
+def taken(worker_id: str, seconds_ago: float) -> DBTaskResult:
+    """A computer_move task that ``worker_id`` took ``seconds_ago``."""
+    result = computer_move.enqueue(1, 1)
+    row = DBTaskResult.objects.get(pk=result.id)
+    row.claim(worker_id)
+    DBTaskResult.objects.filter(pk=row.pk).update(
+        started_at=timezone.now() - timedelta(seconds=seconds_ago)
+    )
+    return row
+
+
+def test_the_tasks_of_a_silent_worker_are_queued_again_and_a_live_ones_are_not():
+    now = timezone.now()
+    WorkerBeat.objects.create(worker_id="live", host="h", pid=1, seen_at=now)
+    WorkerBeat.objects.create(worker_id="dead", host="h", pid=2, seen_at=now - timedelta(minutes=1))
+    of_the_dead = taken("dead", seconds_ago=30)
+    of_the_living = taken("live", seconds_ago=30)
+    just_taken = taken("new-worker-without-a-beat-yet", seconds_ago=1)
+    assert requeue_orphans() == 1
+    status = dict(DBTaskResult.objects.values_list("pk", "status"))
+    assert status[of_the_dead.pk] == TaskResultStatus.READY
+    assert status[of_the_living.pk] == status[just_taken.pk] == TaskResultStatus.RUNNING
+    assert requeue_orphans() == 0
+
+
+def test_finished_tasks_are_forgotten_after_a_day():
+    old, recent = computer_move.enqueue(1, 1), computer_move.enqueue(1, 2)
+    for result, hours in ((old, 25), (recent, 23)):
+        DBTaskResult.objects.filter(pk=result.id).update(
+            status=TaskResultStatus.SUCCESSFUL, finished_at=timezone.now() - timedelta(hours=hours)
+        )
+    waiting = computer_move.enqueue(1, 3)
+    assert prune_finished() == 1
+    left = {str(pk) for pk in DBTaskResult.objects.values_list("pk", flat=True)}
+    assert left == {recent.id, waiting.id}
+
+
+@pytest.mark.django_db(transaction=True)  # the worker closes its connection between tasks
+def test_a_starting_worker_gives_a_clocked_match_without_a_clock_task_its_task(alice, bob):
+    match = start(alice, bob)
+    # As a match from before the clocks were tasks: no clock task waits for it.
+    DBTaskResult.objects.all().delete()
+    Match.objects.filter(pk=match.pk).update(clock_due=None)
+    unclocked = start(bob, alice, move_seconds=None)
+    run_due_tasks()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE and match.clock_due == match.deadline
+    assert queued("clock_expire") == [(match.pk, match.clock_due.isoformat())]
+    assert Match.objects.get(pk=unclocked.pk).clock_due is None
