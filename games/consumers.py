@@ -25,6 +25,7 @@ from . import selectors, services, throttle
 from .board import board_context
 from .i18n import language_for_scope
 from .models import Match, RatingChange
+from .moves import Unreadable, move_submit
 from .realtime import LOBBY_GROUP, lobby_user_group, match_group, twice
 
 log = logging.getLogger(__name__)
@@ -244,23 +245,17 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
             await self._show(*await Boards.of_this_loop().board(self, (self.match_id, version)))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
-        """A move over the socket: ``{"action": "play:JH", "version": 12}``."""
+        """A move over the socket: ``{"action": "play:JH", "version": 12}``, read like the
+        page's form post (``moves.move_submit``)."""
         try:
             content = json.loads(text_data or "")
-            action = content["action"]
-            version = content["version"]
-            if isinstance(version, str) and version.isascii() and version.isdigit():
-                version = int(version)  # a form's value, as htmx's ws-send would give it
-            if not isinstance(version, int) or isinstance(version, bool):
-                raise ValueError  # not a whole number (1.5, Infinity, true...)
-            if not isinstance(action, str) or len(action) > 16:
-                raise ValueError
-        except (ValueError, KeyError, TypeError):
+            if not isinstance(content, dict):
+                raise Unreadable
+            shown = await database_sync_to_async(self._move)(content)
+        except (ValueError, Unreadable):  # not JSON, or not a move
             with translation.override(self.language):
                 await self.send(text_data=_error_frame(_("That move could not be read")))
             return
-        try:
-            shown = await database_sync_to_async(self._move)(action, version)
         except (services.GameError, throttle.Throttled) as error:
             await self.send_board()  # what the table is now, then why the move was refused
             with translation.override(self.language):
@@ -270,12 +265,9 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         # broadcast after the commit brings it to every other socket.
         await self._show(*shown)
 
-    def _move(self, action: str, version: int) -> tuple[int, str]:
+    def _move(self, content: dict) -> tuple[int, str]:
         with translation.override(self.language):  # a refusal is worded for this player
-            throttle.move(self.user)
-            match = services.move_apply(
-                user=self.user, match_id=self.match_id, action=action, version=version
-            )
+            match = move_submit(user=self.user, match_id=self.match_id, data=content)
         return match.version, self.render(match)
 
     async def match_changed(self, event: dict) -> None:

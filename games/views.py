@@ -21,9 +21,10 @@ from . import i18n, selectors, services, throttle
 from .board import Card, board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
-from .forms import ComputerMatchForm, MatchCreateForm, MoveForm, ReportForm, SignupForm
+from .forms import ComputerMatchForm, MatchCreateForm, ReportForm, SignupForm
 from .glossary import TERMS
 from .models import Match, MatchStatus
+from .moves import Unreadable, move_submit
 
 
 @require_safe
@@ -245,27 +246,18 @@ def _act(request: HttpRequest, match_id: int, call) -> HttpResponse:
 @require_POST
 def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
-        throttle.move(request.user)
+        return _act(request, match_id, lambda: move_submit(
+            user=request.user, match_id=match_id, data=request.POST
+        ))  # fmt: skip
     except throttle.Throttled as error:
         response = _render_board(request, _match_or_404(match_id), error.message, 429)
         response["Retry-After"] = str(error.retry_after)
         return response
-    form = MoveForm(request.POST)
-    if not form.is_valid():
+    except Unreadable:
         match = _match_or_404(match_id)
         return _render_board(
             request, match, _("That move could not be read: reload the page and try again"), 400
         )
-    return _act(
-        request,
-        match_id,
-        lambda: services.move_apply(
-            user=request.user,
-            match_id=match_id,
-            action=form.cleaned_data["action"],
-            version=form.cleaned_data["version"],
-        ),
-    )
 
 
 def _match_action(service):
