@@ -156,15 +156,14 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # django-redis: one connection pool per process (Django's own Redis cache builds a
+            # pool per cache object, and under ASGI each request's thread has its own), and
+            # the client at hand for the rate limits' one-round-trip count (games.throttle).
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "euchre",
             # Rate limits fail open when Redis is away; never let them hang a request.
-            "OPTIONS": {
-                "socket_connect_timeout": 1,
-                "socket_timeout": 1,
-                "pool_class": "euchre_site.redis_pool.SharedConnectionPool",
-            },
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 1},
         }
     }
 else:

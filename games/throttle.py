@@ -14,9 +14,10 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache, caches
-from django.core.cache.backends.redis import RedisCache
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django_redis import get_redis_connection
+from django_redis.cache import RedisCache
 
 log = logging.getLogger(__name__)
 
@@ -49,10 +50,9 @@ def hit(scope: str, key: str, limit: int, seconds: int) -> None:
 
 def _count(name: str, seconds: int) -> int:
     if isinstance(caches["default"], RedisCache):
-        # One round trip (a move's count sits on its way): start the window's count if this is
-        # its first event, then add one. Django's add and incr took three.
+        # One round trip: start the window's count if this is its first event, then add one.
+        pipe = get_redis_connection("default").pipeline(transaction=False)
         key = cache.make_and_validate_key(name)
-        pipe = caches["default"]._cache.get_client(key, write=True).pipeline(transaction=False)
         pipe.set(key, 0, ex=seconds + 1, nx=True)
         pipe.incr(key)
         return pipe.execute()[1]

@@ -116,7 +116,7 @@ def test_the_limits_are_shared_through_redis_when_it_is_configured(settings, ali
         pytest.skip("needs REDIS_URL: runs in CI's PostgreSQL + Redis pass")
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": f"test-{uuid.uuid4()}",
         }
