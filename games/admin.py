@@ -13,7 +13,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from . import services
+from . import refusals, services
 from .models import Match, ModerationAction, Move, PlayerRating, RatingChange, Report
 
 
@@ -28,7 +28,7 @@ def _moderate(modeladmin, request, queryset, *, action, title, description, appl
                 apply(obj, reason, request.POST)
                 done += 1
             except services.GameError as error:
-                refused.append(f"{obj}: {error.message}")
+                refused.append(f"{obj}: {refusals.words(error)}")
         if done:
             modeladmin.message_user(request, f"{title}: {done} done.", messages.SUCCESS)
         for line in refused:
@@ -62,7 +62,7 @@ def adjudicate_match(modeladmin, request, queryset):
     def apply(m, reason, post):
         winner = next((p for p in m.players if p and str(p.pk) == post.get("winner")), None)
         if winner is None:
-            raise services.GameError("Choose the winner among the match's players")
+            raise services.GameError("winner_not_player")
         services.match_adjudicate(
             moderator=request.user, match_id=m.pk, winner=winner, reason=reason
         )

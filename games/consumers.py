@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import selectors, services, throttle
+from . import refusals, selectors, services, throttle
 from .board import board_context
 from .i18n import language_for_scope
 from .models import Match, RatingChange
@@ -257,13 +257,17 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
                 await self.send(text_data=_error_frame(_("That move could not be read")))
             return
         except (services.GameError, throttle.Throttled) as error:
-            await self.send_board()  # what the table is now, then why the move was refused
-            with translation.override(self.language):
-                await self.send(text_data=_error_frame(error.message))
+            await self._refused(error)
             return
         # The mover's board comes straight back (even with the channel layer down); the
         # broadcast after the commit brings it to every other socket.
         await self._show(*shown)
+
+    async def _refused(self, error: Exception) -> None:
+        """The table as it is now, then why the move was refused, in this viewer's language."""
+        await self.send_board()
+        with translation.override(self.language):
+            await self.send(text_data=_error_frame(refusals.words(error)))
 
     def _move(self, content: dict) -> tuple[int, str]:
         with translation.override(self.language):  # a refusal is worded for this player

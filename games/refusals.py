@@ -1,7 +1,8 @@
-"""The engine's refusals in the player's language.
+"""Refusals in the player's language, and their HTTP status: the edges' half of errors.
 
-The engine (standard library only) raises ``IllegalAction`` with an English message and the
-same facts as data (``code``, ``params``); this turns them into whole translated sentences.
+The engine (standard library only) raises ``IllegalAction`` and the services raise
+``GameError``, each with a ``code`` and the facts as ``params``; views, consumers and the admin
+turn them into whole translated sentences here (the write layer speaks no player words).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from django.utils.translation import gettext as _
 from .board import SUIT_NAMES, Card
 from .engine import IllegalAction
 from .engine.cards import CODES, SUIT_CODES
+from .services import Conflict, GameError, NotAllowed, NotFound
+from .throttle import Throttled
 
 
 def _verbs() -> dict[str, str]:
@@ -65,3 +68,57 @@ def refusal_words(error: IllegalAction) -> str:
         "no_such_seat": _("There is no such seat: seats are 0 and 1"),
     }
     return simple.get(code) or str(error)
+
+
+def _service_words() -> dict[str, str]:
+    return {
+        "no_such_match": _("There is no such match"),
+        "not_playing": _("You are not playing in this match"),
+        "bad_clock": _("The move clock must be from %(low)s to %(high)s seconds, or no clock"),
+        "bad_strength": _("Choose easy, medium or hard"),
+        "seat_taken": _("This match is no longer open: someone else took the seat"),
+        "own_match": _("You cannot play against yourself: share the invite link"),
+        "already_over": _("This match is already over"),
+        "started": _("The match has started: resign instead"),
+        "not_in_play": _("This match is not in play"),
+        "too_late": _("Time ran out before that move: the match is over"),
+        "over": _("This match is over"),
+        "not_started": _("This match has not started yet"),
+        "stale": _("The table has changed since you saw it: here is the current one"),
+        "computer_stays": _("The computer never leaves the table: there is nothing to claim"),
+        "has_clock": _("This match has a move clock: it ends by itself when time runs out"),
+        "your_turn": _("It is your turn: there is nothing to claim"),
+        "still_here": _("%(player)s is still at the table: give them a moment"),
+        "claim_later": _("You may claim the match in %(minutes)s min %(seconds)s s"),
+        "no_reason": _("Give a reason: it is kept in the audit log"),
+        "already_void": _("This match is already void"),
+        "adjudicate_in_play": _("Only a match in play can be adjudicated"),
+        "winner_not_player": _("The winner must be one of the match's players"),
+        "bad_report_reason": _("Choose a reason from the list"),
+        "report_own_opponent": _("You can only report your opponent in a match you play"),
+        "report_computer": _("The computer plays by the rules: there is nobody to report"),
+        "report_handled": _("This report was already handled"),
+    }
+
+
+def words(error: GameError | Throttled) -> str:
+    """What to tell the player about a service's refusal (or a rate limit's, worded when it
+    was counted), in the active language."""
+    if isinstance(error, Throttled):
+        return error.message
+    if error.code == "illegal":
+        return refusal_words(error.params["refusal"])
+    if error.code == "bad_rules":  # the engine's own sentence (the forms offer valid options)
+        return error.params["reason"]
+    params = dict(error.params)
+    if error.code == "claim_later":
+        params["seconds"] = f"{params['seconds']:02d}"
+    return _service_words()[error.code] % params if params else _service_words()[error.code]
+
+
+def status(error: GameError) -> int:
+    """The HTTP status that answers a service's refusal."""
+    for kind, code in ((NotFound, 404), (NotAllowed, 403), (Conflict, 409)):
+        if isinstance(error, kind):
+            return code
+    return 400

@@ -13,7 +13,6 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from . import rating, realtime, tasks
 from .engine import (
@@ -40,7 +39,6 @@ from .models import (
     RatingChange,
     Report,
 )
-from .refusals import refusal_words
 from .selectors import PRESENCE_TIMEOUT
 
 # The move clock (seconds for each action; a match may also have none).
@@ -52,27 +50,28 @@ ABANDON_AFTER = timedelta(minutes=5)
 
 
 class GameError(Exception):
-    """A request the rules or the match refuse; ``status`` is the HTTP status to answer with."""
+    """A request the rules or the match refuse: a stable ``code`` and the facts (``params``)
+    the edges need to say why (``games.refusals`` words it, and picks the HTTP status)."""
 
-    status = 400
+    def __init__(self, code: str, **params):
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    def __str__(self) -> str:
+        return f"{self.code} {self.params}" if self.params else self.code
 
 
 class NotFound(GameError):
-    status = 404
+    """No such match (or whatever the request named)."""
 
 
 class NotAllowed(GameError):
-    status = 403
+    """Not this user's to do."""
 
 
 class Conflict(GameError):
     """The match moved on (stale version) or is over."""
-
-    status = 409
 
 
 def _locked(match_id: int) -> Match:
@@ -82,7 +81,7 @@ def _locked(match_id: int) -> Match:
         matches = Match.objects.select_for_update(of=("self",))
         match = matches.select_related("player0", "player1").get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
-        raise NotFound(_("There is no such match")) from None
+        raise NotFound("no_such_match") from None
     if match.winner_id is not None:  # one of the two players: no third join for it
         match.winner = match.player0 if match.winner_id == match.player0_id else match.player1
     return match
@@ -93,7 +92,7 @@ def _locked_seat(match_id: int, user) -> tuple[Match, int]:
     match = _locked(match_id)
     seat = match.seat_of(user)
     if seat is None:
-        raise NotAllowed(_("You are not playing in this match"))
+        raise NotAllowed("not_playing")
     return match, seat
 
 
@@ -133,7 +132,7 @@ def _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up) -> Rules
     try:
         return Rules(deck, target, stick_the_dealer, dealer_must_take_up)
     except ValueError as error:
-        raise GameError(str(error)) from None
+        raise GameError("bad_rules", reason=str(error)) from None
 
 
 def match_create(
@@ -150,10 +149,7 @@ def match_create(
     """An open match with ``user`` in seat 0, waiting for an opponent."""
     rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
     if move_seconds is not None and not MIN_MOVE_SECONDS <= move_seconds <= MAX_MOVE_SECONDS:
-        raise GameError(
-            _("The move clock must be from %(low)s to %(high)s seconds, or no clock")
-            % {"low": MIN_MOVE_SECONDS, "high": MAX_MOVE_SECONDS}
-        )
+        raise GameError("bad_clock", low=MIN_MOVE_SECONDS, high=MAX_MOVE_SECONDS)
     with transaction.atomic():
         match = Match.objects.create(
             player0=user,
@@ -172,7 +168,7 @@ def computer_user(strength: str):
     """The account that sits in seat 1 for the computer of this strength (made on first use;
     sign-up keeps the ``computer-`` names free, and nobody can log in to these accounts)."""
     if strength not in Computer.values:
-        raise GameError(_("Choose easy, medium or hard"))
+        raise GameError("bad_strength")
     user, created = get_user_model().objects.get_or_create(
         username=COMPUTER_USERNAME.format(strength),
         defaults={"first_name": f"Computer ({strength})"},
@@ -220,9 +216,9 @@ def match_join(*, user, match_id: int) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != MatchStatus.OPEN:
-            raise Conflict(_("This match is no longer open: someone else took the seat"))
+            raise Conflict("seat_taken")
         if match.player0_id == user.pk:
-            raise NotAllowed(_("You cannot play against yourself: share the invite link"))
+            raise NotAllowed("own_match")
         match.player1 = user
         match.status = MatchStatus.ACTIVE
         match.started_at = match.turn_started_at = timezone.now()
@@ -236,9 +232,9 @@ def match_abort(*, user, match_id: int) -> Match:
     with transaction.atomic():
         match, _seat = _locked_seat(match_id, user)
         if match.is_over:
-            raise Conflict(_("This match is already over"))
+            raise Conflict("already_over")
         if match.moves.exists():
-            raise Conflict(_("The match has started: resign instead"))
+            raise Conflict("started")
         match.status = MatchStatus.ABORTED
         match.end_reason = EndReason.ABORTED
         match.finished_at = timezone.now()
@@ -251,7 +247,7 @@ def match_resign(*, user, match_id: int) -> Match:
     with transaction.atomic():
         match, seat = _locked_seat(match_id, user)
         if match.status != MatchStatus.ACTIVE:
-            raise Conflict(_("This match is not in play"))
+            raise Conflict("not_in_play")
         _finish(match, winner=match.players[seat ^ 1], reason=EndReason.RESIGNED)
         _save(match, lobby=True)
     return match
@@ -267,21 +263,19 @@ def move_apply(*, user, match_id: int, action: str, version: int) -> Match:
         if not late:
             _apply(match, seat, user, action, version)
     if late:
-        raise Conflict(_("Time ran out before that move: the match is over"))
+        raise Conflict("too_late")
     return match
 
 
 def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
     if match.status != MatchStatus.ACTIVE:
-        raise Conflict(
-            _("This match is over") if match.is_over else _("This match has not started yet")
-        )
+        raise Conflict("over" if match.is_over else "not_started")
     if version != match.version:
-        raise Conflict(_("The table has changed since you saw it: here is the current one"))
+        raise Conflict("stale")
     try:
         state = apply(state_from_json(match.snapshot), Action.parse(seat, action))
     except IllegalAction as error:
-        raise GameError(refusal_words(error)) from None
+        raise GameError("illegal", refusal=error) from None
     match.move_count += 1
     Move.objects.create(match=match, seq=match.move_count, seat=seat, player=user, action=action)
     match.snapshot = state_to_json(state)
@@ -358,28 +352,22 @@ def match_claim(*, user, match_id: int) -> Match:
         if _expire_if_due(match):
             return match
         if match.status != MatchStatus.ACTIVE:
-            raise Conflict(_("This match is not in play"))
+            raise Conflict("not_in_play")
         if match.computer:
-            raise Conflict(_("The computer never leaves the table: there is nothing to claim"))
+            raise Conflict("computer_stays")
         opens = claim_opens_at(match)
         if opens is None:
-            raise Conflict(_("This match has a move clock: it ends by itself when time runs out"))
+            raise Conflict("has_clock")
         if state_from_json(match.snapshot).turn != seat ^ 1:
-            raise Conflict(_("It is your turn: there is nothing to claim"))
+            raise Conflict("your_turn")
         opponent = match.players[seat ^ 1]
         since = timezone.now() - PRESENCE_TIMEOUT
         if Connection.objects.filter(match=match, user=opponent, seen_at__gte=since).exists():
-            raise Conflict(
-                _("%(player)s is still at the table: give them a moment")
-                % {"player": opponent.username}
-            )
+            raise Conflict("still_here", player=opponent.username)
         wait = opens - timezone.now()
         if wait > timedelta(0):
             minutes, seconds = divmod(int(wait.total_seconds()) + 1, 60)
-            raise Conflict(
-                _("You may claim the match in %(minutes)s min %(seconds)s s")
-                % {"minutes": minutes, "seconds": f"{seconds:02d}"}
-            )
+            raise Conflict("claim_later", minutes=minutes, seconds=seconds)
         _finish(match, winner=user, reason=EndReason.ABANDONED)
         _save(match, lobby=True)
     return match
@@ -483,7 +471,7 @@ def _audit(moderator, kind: str, reason: str, **about) -> ModerationAction:
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise GameError(_("Give a reason: it is kept in the audit log"))
+        raise GameError("no_reason")
     return reason
 
 
@@ -493,7 +481,7 @@ def match_void(*, moderator, match_id: int, reason: str) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status == MatchStatus.VOIDED:
-            raise Conflict(_("This match is already void"))
+            raise Conflict("already_void")
         rating_changes_reverse(match=match)
         match.status = MatchStatus.VOIDED
         match.end_reason = EndReason.VOIDED
@@ -509,9 +497,9 @@ def match_adjudicate(*, moderator, match_id: int, winner, reason: str) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != MatchStatus.ACTIVE:
-            raise Conflict(_("Only a match in play can be adjudicated"))
+            raise Conflict("adjudicate_in_play")
         if match.seat_of(winner) is None:
-            raise GameError(_("The winner must be one of the match's players"))
+            raise GameError("winner_not_player")
         _finish(match, winner=winner, reason=EndReason.ADJUDICATED)
         _save(match, lobby=True)
         _audit(moderator, ModerationAction.Kind.ADJUDICATE, reason, match=match, player=winner)
@@ -524,7 +512,7 @@ def match_abort_moderated(*, moderator, match_id: int, reason: str) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
         if match.is_over:
-            raise Conflict(_("This match is already over"))
+            raise Conflict("already_over")
         match.status = MatchStatus.ABORTED
         match.end_reason = EndReason.ABORTED_BY_MODERATOR
         match.finished_at = timezone.now()
@@ -564,14 +552,14 @@ def player_reinstate(*, moderator, player, reason: str) -> None:
 def report_create(*, reporter, match_id: int, reason: str, details: str = "") -> Report:
     """A player reports their opponent in a match."""
     if reason not in Report.Reason.values:
-        raise GameError(_("Choose a reason from the list"))
+        raise GameError("bad_report_reason")
     with transaction.atomic():
         match = _locked(match_id)
         seat = match.seat_of(reporter)
         if seat is None or match.players[seat ^ 1] is None:
-            raise NotAllowed(_("You can only report your opponent in a match you play"))
+            raise NotAllowed("report_own_opponent")
         if match.computer:
-            raise NotAllowed(_("The computer plays by the rules: there is nobody to report"))
+            raise NotAllowed("report_computer")
         return Report.objects.create(
             reporter=reporter, reported=match.players[seat ^ 1], match=match,
             reason=reason, details=(details or "")[:2000],
@@ -583,7 +571,7 @@ def report_close(*, moderator, report: Report, dismissed: bool, reason: str) -> 
     with transaction.atomic():
         report = Report.objects.select_for_update().get(pk=report.pk)
         if report.status != Report.Status.OPEN:
-            raise Conflict(_("This report was already handled"))
+            raise Conflict("report_handled")
         report.status = Report.Status.DISMISSED if dismissed else Report.Status.RESOLVED
         report.save(update_fields=["status"])
         kind = (

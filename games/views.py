@@ -17,7 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import i18n, selectors, services, throttle
+from . import i18n, refusals, selectors, services, throttle
 from .board import Card, board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
@@ -236,7 +236,7 @@ def _act(request: HttpRequest, match_id: int, call) -> HttpResponse:
         match = call()
     except services.GameError as error:
         match = _match_or_404(match_id)
-        return _render_board(request, match, error.message, status=error.status)
+        return _render_board(request, match, refusals.words(error), refusals.status(error))
     if request.htmx:
         return _render_board(request, match)  # the service's match, players included
     return redirect("match_detail", match_id=match_id)
@@ -364,6 +364,8 @@ def match_report(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         services.report_create(reporter=request.user, match_id=match_id, **form.cleaned_data)
     except services.GameError as error:
-        return HttpResponse(error.message, status=error.status, content_type="text/plain")
+        return HttpResponse(
+            refusals.words(error), status=refusals.status(error), content_type="text/plain"
+        )
     messages.success(request, _("Thank you: a moderator will look at your report."))
     return redirect(back)

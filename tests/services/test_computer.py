@@ -37,7 +37,7 @@ def test_a_match_against_the_computer_is_dealt_at_once_and_never_rated(alice):
 
 @pytest.mark.django_db
 def test_an_unknown_strength_is_refused_with_words(alice):
-    with pytest.raises(services.GameError, match="easy, medium or hard"):
+    with pytest.raises(services.GameError, match="bad_strength"):
         services.match_create_computer(user=alice, strength="grandmaster")
     assert not Match.objects.exists()
 
