@@ -23,7 +23,7 @@ from django_tasks import task
 @task()
 def computer_move(match_id: int, version: int) -> bool:
     """The computer's move in ``match_id``, if the match is still at ``version``."""
-    from .computer import play_turn
+    from .services.computer import play_turn
 
     return play_turn(match_id, version=version)
 

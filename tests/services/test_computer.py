@@ -7,9 +7,10 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import computer, services
+from games import services
 from games.engine import legal_actions
 from games.models import Match, MatchStatus, Move, RatingChange
+from games.services import computer
 from games.tasks import computer_move
 from tests.matches import start
 from tests.tasks import queued, run_due_tasks

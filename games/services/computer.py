@@ -3,7 +3,7 @@
 A change that leaves the computer to act queues ``tasks.computer_move`` in its own transaction;
 a worker process runs it after a short delay (so the computer's card appears a beat after the
 player's). The bot chooses from its seat's view only (``games.bots``), and the choice goes
-through ``services.move_apply`` like any player's move: the push, the version check and the
+through ``move_apply`` like any player's move: the push, the version check and the
 move log are the same, and a task for a version that has passed does nothing.
 """
 
@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import random
 
-from . import bots, services
-from .engine import view_for
-from .models import Match, MatchStatus
+from .. import bots
+from ..engine import view_for
+from ..models import Match, MatchStatus
+from .errors import Conflict
+from .matches import move_apply
 
 _rng = random.SystemRandom()
 
@@ -31,9 +33,7 @@ def play_turn(match_id: int, *, version: int | None = None) -> bool:
         return False
     choice = bots.choose(match.computer, view_for(state, 1), random.Random(_rng.getrandbits(64)))
     try:
-        services.move_apply(
-            user=match.player1, match_id=match_id, action=choice, version=match.version
-        )
-    except services.Conflict:
+        move_apply(user=match.player1, match_id=match_id, action=choice, version=match.version)
+    except Conflict:
         return False  # somebody resigned, or another worker ran this task too
     return True

@@ -1,0 +1,85 @@
+"""Every write: views, consumers, the admin and the task worker call these, and nothing else
+writes to matches, moves, ratings or the audit log.
+
+Each service is one transaction: lock the match row, read its state, check, write. A
+submission carries the match version it was made against, so a double click or a second tab
+is refused instead of applied twice. A refusal is a ``GameError`` with a code and its facts;
+the edges word it (``games.refusals``). By concern:
+
+    errors      GameError and its kinds
+    core        the match row: lock, save (pushes and tasks with the commit), finish
+    matches     create, join, play, abort, resign
+    clocks      move clocks, the clock task, claims on abandoned matches
+    computer    the computer's turn (run by the task worker)
+    ratings     Elo changes, and undoing them
+    presence    who has a socket open on a match
+    moderation  void, adjudicate, abort, suspend, reinstate (audited)
+    reports     players' reports and their handling
+    players     the player's own settings
+"""
+
+from .clocks import (
+    ABANDON_AFTER,
+    DEFAULT_MOVE_SECONDS,
+    MAX_MOVE_SECONDS,
+    MIN_MOVE_SECONDS,
+    claim_opens_at,
+    clocks_resume,
+    match_claim,
+    match_expire,
+)
+from .errors import Conflict, GameError, NotAllowed, NotFound
+from .matches import (
+    computer_user,
+    match_abort,
+    match_create,
+    match_create_computer,
+    match_join,
+    match_resign,
+    move_apply,
+)
+from .moderation import (
+    match_abort_moderated,
+    match_adjudicate,
+    match_void,
+    player_reinstate,
+    player_suspend,
+)
+from .players import player_language_set
+from .presence import connection_close, connection_open, connections_touch
+from .ratings import rating_changes_reverse
+from .reports import report_close, report_create
+
+__all__ = [
+    "ABANDON_AFTER",
+    "DEFAULT_MOVE_SECONDS",
+    "MAX_MOVE_SECONDS",
+    "MIN_MOVE_SECONDS",
+    "Conflict",
+    "GameError",
+    "NotAllowed",
+    "NotFound",
+    "claim_opens_at",
+    "clocks_resume",
+    "computer_user",
+    "connection_close",
+    "connection_open",
+    "connections_touch",
+    "match_abort",
+    "match_abort_moderated",
+    "match_adjudicate",
+    "match_claim",
+    "match_create",
+    "match_create_computer",
+    "match_expire",
+    "match_join",
+    "match_resign",
+    "match_void",
+    "move_apply",
+    "player_language_set",
+    "player_reinstate",
+    "player_suspend",
+    "rating_changes_reverse",
+    "report_close",
+    "report_create",
+]

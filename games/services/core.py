@@ -1,0 +1,93 @@
+"""The match row, as every service changes it: locked, saved with a new version, its pushes and
+tasks sent with the commit, and its end (rated in the same transaction)."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from .. import realtime, tasks
+from ..engine import (
+    state_from_json,
+)
+from ..models import (
+    EndReason,
+    Match,
+    MatchStatus,
+)
+from .errors import NotAllowed, NotFound
+from .ratings import _rate
+
+
+def _locked(match_id: int) -> Match:
+    try:
+        # The players come in the same query (the board answering the request needs them);
+        # only the match row is locked.
+        matches = Match.objects.select_for_update(of=("self",))
+        match = matches.select_related("player0", "player1").get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise NotFound("no_such_match") from None
+    if match.winner_id is not None:  # one of the two players: no third join for it
+        match.winner = match.player0 if match.winner_id == match.player0_id else match.player1
+    return match
+
+
+def _locked_seat(match_id: int, user) -> tuple[Match, int]:
+    """The locked match and the user's seat in it; refused if the user is not playing."""
+    match = _locked(match_id)
+    seat = match.seat_of(user)
+    if seat is None:
+        raise NotAllowed("not_playing")
+    return match, seat
+
+
+def _save(match: Match, lobby: bool = False, fields: tuple[str, ...] = ()) -> None:
+    """Every change bumps the version, so that submissions made against the old one fail.
+    ``fields``: the only ones changed, when the caller knows (a move: a shorter UPDATE)."""
+    match.version += 1
+    clock = _clock_task_needed(match)
+    if fields:
+        fields = (*fields, "version", *(("clock_due",) if clock else ()))
+    match.save(update_fields=fields or None)
+    players = (match.player0_id, match.player1_id) if lobby else ()
+    realtime.send_event_on_commit(
+        match.pk, version=match.version, lobby=tuple(pk for pk in players if pk)
+    )
+    # What this change makes due, queued in its transaction: the task exists exactly when the
+    # change was committed.
+    if match.status == MatchStatus.ACTIVE and match.computer and match.state.turn == 1:
+        tasks.schedule_computer_move(match.pk, match.version)
+    if clock:
+        tasks.schedule_clock_expire(match.pk, match.clock_due)
+
+
+def _clock_task_needed(match: Match) -> bool:
+    """One clock task waits per match, not one per move: it is queued at the first clocked
+    turn (or for a deadline earlier than the one it waits for), and when it comes due it ends
+    the match or waits again, for the turn running then (``match_expire``). True if this
+    change needs a new one (``match.clock_due`` is set to its time)."""
+    deadline = match.deadline
+    if deadline is None or (match.clock_due is not None and match.clock_due <= deadline):
+        return False
+    match.clock_due = deadline
+    return True
+
+
+def _expire_if_due(match: Match) -> bool:
+    """On the locked match: if the player to act ran out of time, they lose. True if so."""
+    deadline = match.deadline
+    if deadline is None or timezone.now() < deadline:
+        return False
+    late = state_from_json(match.snapshot).turn
+    _finish(match, winner=match.players[late ^ 1], reason=EndReason.TIMEOUT)
+    _save(match, lobby=True)
+    return True
+
+
+def _finish(match: Match, *, winner, reason: EndReason) -> None:
+    """End the match for ``winner``, rating it in the same transaction if it is rated."""
+    match.status = MatchStatus.FINISHED
+    match.winner = winner
+    match.end_reason = reason
+    match.finished_at = timezone.now()
+    if match.rated:
+        _rate(match)

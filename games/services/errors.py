@@ -1,0 +1,29 @@
+"""What the services refuse: a stable code and the facts behind it. The words and the HTTP
+status are the edges' business (``games.refusals``)."""
+
+from __future__ import annotations
+
+
+class GameError(Exception):
+    """A request the rules or the match refuse: a stable ``code`` and the facts (``params``)
+    the edges need to say why (``games.refusals`` words it, and picks the HTTP status)."""
+
+    def __init__(self, code: str, **params):
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.params}" if self.params else self.code
+
+
+class NotFound(GameError):
+    """No such match (or whatever the request named)."""
+
+
+class NotAllowed(GameError):
+    """Not this user's to do."""
+
+
+class Conflict(GameError):
+    """The match moved on (stale version) or is over."""

@@ -1,0 +1,189 @@
+"""Matches from creation to the last move: create, join, play, abort, resign."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from .. import realtime
+from ..engine import (
+    Action,
+    IllegalAction,
+    Rules,
+    apply,
+    new_match,
+    new_seed,
+    state_from_json,
+    state_to_json,
+)
+from ..models import (
+    COMPUTER_USERNAME,
+    Computer,
+    EndReason,
+    Match,
+    MatchStatus,
+    Move,
+)
+from .clocks import DEFAULT_MOVE_SECONDS, MAX_MOVE_SECONDS, MIN_MOVE_SECONDS
+from .core import _expire_if_due, _finish, _locked, _locked_seat, _save
+from .errors import Conflict, GameError, NotAllowed
+
+
+def _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up) -> Rules:
+    try:
+        return Rules(deck, target, stick_the_dealer, dealer_must_take_up)
+    except ValueError as error:
+        raise GameError("bad_rules", reason=str(error)) from None
+
+
+def match_create(
+    *,
+    user,
+    deck: int = 24,
+    target: int = 10,
+    stick_the_dealer: bool = False,
+    dealer_must_take_up: bool = False,
+    rated: bool = True,
+    spectators_allowed: bool = True,
+    move_seconds: int | None = DEFAULT_MOVE_SECONDS,
+) -> Match:
+    """An open match with ``user`` in seat 0, waiting for an opponent."""
+    rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
+    if move_seconds is not None and not MIN_MOVE_SECONDS <= move_seconds <= MAX_MOVE_SECONDS:
+        raise GameError("bad_clock", low=MIN_MOVE_SECONDS, high=MAX_MOVE_SECONDS)
+    with transaction.atomic():
+        match = Match.objects.create(
+            player0=user,
+            created_by=user,
+            **rules.as_dict(),  # deck, target and the house rules: the Match fields' names
+            rated=rated,
+            seed=str(new_seed()),
+            spectators_allowed=spectators_allowed,
+            move_seconds=move_seconds,
+        )
+        realtime.send_event_on_commit(match.pk, version=match.version, lobby=(user.pk,))
+    return match
+
+
+def computer_user(strength: str):
+    """The account that sits in seat 1 for the computer of this strength (made on first use;
+    sign-up keeps the ``computer-`` names free, and nobody can log in to these accounts)."""
+    if strength not in Computer.values:
+        raise GameError("bad_strength")
+    user, created = get_user_model().objects.get_or_create(
+        username=COMPUTER_USERNAME.format(strength),
+        defaults={"first_name": f"Computer ({strength})"},
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def match_create_computer(
+    *,
+    user,
+    strength: str,
+    deck: int = 24,
+    target: int = 10,
+    stick_the_dealer: bool = False,
+    dealer_must_take_up: bool = False,
+) -> Match:
+    """A casual match against the computer, dealt at once: ``user`` in seat 0, the computer in
+    seat 1. It never changes a rating."""
+    rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
+    with transaction.atomic():
+        seed = new_seed()
+        now = timezone.now()
+        match = Match.objects.create(
+            player0=user,
+            player1=computer_user(strength),
+            created_by=user,
+            computer=strength,
+            **rules.as_dict(),
+            rated=False,
+            seed=str(seed),
+            status=MatchStatus.ACTIVE,
+            started_at=now,
+            turn_started_at=now,
+            snapshot=state_to_json(new_match(seed, rules)),
+        )
+        _save(match, lobby=True)
+    return match
+
+
+def match_join(*, user, match_id: int) -> Match:
+    """Take the free seat of an open match; the first hand is dealt at once."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.OPEN:
+            raise Conflict("seat_taken")
+        if match.player0_id == user.pk:
+            raise NotAllowed("own_match")
+        match.player1 = user
+        match.status = MatchStatus.ACTIVE
+        match.started_at = match.turn_started_at = timezone.now()
+        match.snapshot = state_to_json(new_match(int(match.seed), match.rules))
+        _save(match, lobby=True)
+    return match
+
+
+def match_abort(*, user, match_id: int) -> Match:
+    """Call a match off before its first move: no result, no rating."""
+    with transaction.atomic():
+        match, _seat = _locked_seat(match_id, user)
+        if match.is_over:
+            raise Conflict("already_over")
+        if match.moves.exists():
+            raise Conflict("started")
+        match.status = MatchStatus.ABORTED
+        match.end_reason = EndReason.ABORTED
+        match.finished_at = timezone.now()
+        _save(match, lobby=True)
+    return match
+
+
+def match_resign(*, user, match_id: int) -> Match:
+    """Give the match up: the opponent wins it."""
+    with transaction.atomic():
+        match, seat = _locked_seat(match_id, user)
+        if match.status != MatchStatus.ACTIVE:
+            raise Conflict("not_in_play")
+        _finish(match, winner=match.players[seat ^ 1], reason=EndReason.RESIGNED)
+        _save(match, lobby=True)
+    return match
+
+
+def move_apply(*, user, match_id: int, action: str, version: int) -> Match:
+    """Apply one action by ``user`` to the match, if it is theirs to make and still current."""
+    with transaction.atomic():
+        match, seat = _locked_seat(match_id, user)
+        # A move that comes in after the clock ran out ends the match instead (and that is
+        # committed: the refusal below is raised outside the transaction).
+        late = _expire_if_due(match)
+        if not late:
+            _apply(match, seat, user, action, version)
+    if late:
+        raise Conflict("too_late")
+    return match
+
+
+def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
+    if match.status != MatchStatus.ACTIVE:
+        raise Conflict("over" if match.is_over else "not_started")
+    if version != match.version:
+        raise Conflict("stale")
+    try:
+        state = apply(state_from_json(match.snapshot), Action.parse(seat, action))
+    except IllegalAction as error:
+        raise GameError("illegal", refusal=error) from None
+    match.move_count += 1
+    Move.objects.create(match=match, seq=match.move_count, seat=seat, player=user, action=action)
+    match.snapshot = state_to_json(state)
+    match.turn_started_at = timezone.now()
+    if state.is_over:
+        _finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
+        _save(match, lobby=True)
+    else:
+        _save(match, fields=("snapshot", "turn_started_at", "move_count"))

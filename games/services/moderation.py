@@ -1,0 +1,102 @@
+"""Moderation: every action is audited, with the moderator's reason."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from ..models import (
+    EndReason,
+    Match,
+    MatchStatus,
+    ModerationAction,
+)
+from .core import _finish, _locked, _save
+from .errors import Conflict, GameError
+from .ratings import rating_changes_reverse
+
+
+def _audit(moderator, kind: str, reason: str, **about) -> ModerationAction:
+    return ModerationAction.objects.create(moderator=moderator, kind=kind, reason=reason, **about)
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise GameError("no_reason")
+    return reason
+
+
+def match_void(*, moderator, match_id: int, reason: str) -> Match:
+    """The match no longer counts: its rating changes are reversed exactly."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status == MatchStatus.VOIDED:
+            raise Conflict("already_void")
+        rating_changes_reverse(match=match)
+        match.status = MatchStatus.VOIDED
+        match.end_reason = EndReason.VOIDED
+        match.finished_at = match.finished_at or timezone.now()
+        _save(match, lobby=True)
+        _audit(moderator, ModerationAction.Kind.VOID, reason, match=match)
+    return match
+
+
+def match_adjudicate(*, moderator, match_id: int, winner, reason: str) -> Match:
+    """End an active match and award it to ``winner``; rated as a normal finish."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            raise Conflict("adjudicate_in_play")
+        if match.seat_of(winner) is None:
+            raise GameError("winner_not_player")
+        _finish(match, winner=winner, reason=EndReason.ADJUDICATED)
+        _save(match, lobby=True)
+        _audit(moderator, ModerationAction.Kind.ADJUDICATE, reason, match=match, player=winner)
+    return match
+
+
+def match_abort_moderated(*, moderator, match_id: int, reason: str) -> Match:
+    """End an open or active match with no result and no rating change."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.is_over:
+            raise Conflict("already_over")
+        match.status = MatchStatus.ABORTED
+        match.end_reason = EndReason.ABORTED_BY_MODERATOR
+        match.finished_at = timezone.now()
+        _save(match, lobby=True)
+        _audit(moderator, ModerationAction.Kind.ABORT, reason, match=match)
+    return match
+
+
+def player_suspend(*, moderator, player, reason: str) -> None:
+    """The player can no longer log in or play; their matches in play go to their opponents
+    (open ones are called off)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        player.is_active = False  # Django refuses inactive users' logins and sessions
+        player.save(update_fields=["is_active"])
+        _audit(moderator, ModerationAction.Kind.SUSPEND, reason, player=player)
+        mine = Match.objects.filter(Q(player0=player) | Q(player1=player))
+        for match in mine.filter(status=MatchStatus.ACTIVE).select_related("player0", "player1"):
+            match_adjudicate(
+                moderator=moderator, match_id=match.pk, winner=match.opponent_of(player),
+                reason=f"Opponent suspended: {reason}",
+            )  # fmt: skip
+        for match_id in mine.filter(status=MatchStatus.OPEN).values_list("pk", flat=True):
+            match_abort_moderated(
+                moderator=moderator, match_id=match_id, reason=f"Creator suspended: {reason}"
+            )
+
+
+def player_reinstate(*, moderator, player, reason: str) -> None:
+    reason = _reason(reason)
+    with transaction.atomic():
+        player.is_active = True
+        player.save(update_fields=["is_active"])
+        _audit(moderator, ModerationAction.Kind.REINSTATE, reason, player=player)

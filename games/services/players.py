@@ -1,0 +1,15 @@
+"""The player's own settings."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from ..models import (
+    PlayerSettings,
+)
+
+
+def player_language_set(*, user, language: str) -> None:
+    """Save the player's language (a code from settings.LANGUAGES; the view checks it)."""
+    with transaction.atomic():
+        PlayerSettings.objects.update_or_create(user=user, defaults={"language": language})

@@ -1,0 +1,63 @@
+"""Elo changes when a rated match ends, and undoing them when a moderator voids one."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from .. import rating
+from ..models import (
+    Match,
+    PlayerRating,
+    RatingChange,
+)
+
+
+def _rate(match: Match) -> None:
+    # Lock both rating rows in a fixed order (by user id) so two matches ending at once
+    # between the same players cannot deadlock; the match row is already locked.
+    users = sorted(match.players, key=lambda u: u.pk)
+    for user in users:
+        PlayerRating.objects.get_or_create(user=user)
+    ratings = {
+        r.user_id: r
+        for r in PlayerRating.objects.select_for_update().filter(user__in=users).order_by("user_id")
+    }
+    before = {pk: (r.value, r.rated_matches) for pk, r in ratings.items()}
+    for user in users:
+        mine, played = before[user.pk]
+        theirs = before[match.opponent_of(user).pk][0]
+        delta = rating.change(mine, theirs, 1.0 if match.winner_id == user.pk else 0.0, played)
+        RatingChange.objects.create(
+            player=user, match=match, before=mine, after=mine + delta, delta=delta
+        )
+        row = ratings[user.pk]
+        row.value = mine + delta
+        row.rated_matches = played + 1
+        row.save(update_fields=["value", "rated_matches"])
+
+
+def rating_changes_reverse(*, match: Match) -> int:
+    """Undo a match's rating changes (moderation voids a match): each player's rating goes
+    back by exactly the points that match gave, and the match stops counting as rated.
+
+    Later matches keep their own changes: a rating is the start value plus the sum of the
+    deltas that still count, so removing one match's deltas leaves the rest consistent.
+    Returns how many changes were undone.
+    """
+    with transaction.atomic():
+        changes = list(
+            RatingChange.objects.select_for_update().filter(match=match).order_by("player_id")
+        )
+        ratings = {
+            r.user_id: r
+            for r in PlayerRating.objects.select_for_update()
+            .filter(user_id__in=[c.player_id for c in changes])
+            .order_by("user_id")
+        }
+        for change in changes:
+            row = ratings[change.player_id]
+            row.value -= change.delta
+            row.rated_matches -= 1
+            row.save(update_fields=["value", "rated_matches"])
+        RatingChange.objects.filter(pk__in=[c.pk for c in changes]).delete()
+    return len(changes)
