@@ -133,38 +133,72 @@ class Heartbeat(PerLoop):
 class Boards(PerLoop):
     """This process's boards of the moment: a pushed event makes the match be read once per
     process (not once per socket) and each kind of viewer's board (seat or spectator, language,
-    address) rendered once, then shared by every socket of that kind."""
+    address) rendered once, then shared by every socket of that kind. Reads wanted while one is
+    under way go together in the next one: one trip to the database thread for all of them."""
 
     KEEP_SECONDS = 2.0  # long enough for every socket to take the event from the layer
 
     def __init__(self) -> None:
         self.entries: dict[tuple, tuple[asyncio.Future, dict]] = {}
+        self.wanted: dict[int, list[asyncio.Future]] = {}
+        self.reader: asyncio.Task | None = None
 
     async def board(self, consumer: MatchConsumer, key: tuple) -> tuple[int, str]:
         """The board ``consumer``'s viewer sees after the event ``key`` (match id first)."""
         entry = self.entries.get(key)
         if entry is None:
-            read = asyncio.ensure_future(database_sync_to_async(_read)(key[0]))
-            entry = self.entries[key] = (read, {})
+            entry = self.entries[key] = (self._read(key[0]), {})
             asyncio.get_running_loop().call_later(self.KEEP_SECONDS, self.entries.pop, key, None)
         read, rendered = entry
-        match, present = await read
+        match, present = await asyncio.shield(read)
         kind = (match.seat_of(consumer.user), consumer.language, consumer.base_url)
         if kind not in rendered:
             rendered[kind] = consumer.render(match, present)
         return match.version, rendered[kind]
 
+    def _read(self, match_id: int) -> asyncio.Future:
+        future = asyncio.get_running_loop().create_future()
+        self.wanted.setdefault(match_id, []).append(future)
+        if self.reader is None or self.reader.done():
+            self.reader = asyncio.create_task(self._read_wanted())
+        return future
 
-def _read(match_id: int) -> tuple[Match, frozenset[int]]:
-    """The match with all its board shows (so the board renders without the database), and
-    who is connected to it."""
+    async def _read_wanted(self) -> None:
+        while self.wanted:
+            batch, self.wanted = self.wanted, {}
+            try:
+                read = await database_sync_to_async(_read_many)(list(batch))
+            except Exception as error:  # each socket that waited hears of it
+                read = {match_id: error for match_id in batch}
+            for match_id, futures in batch.items():
+                found = read.get(match_id, Match.DoesNotExist())
+                for future in futures:
+                    if future.done():
+                        continue
+                    if isinstance(found, Exception):
+                        future.set_exception(found)
+                    else:
+                        future.set_result(found)
+
+
+def _read_many(match_ids: list[int]) -> dict[int, tuple[Match, frozenset[int]]]:
+    """The matches with all their boards show (so the boards render without the database), and
+    which of their players are connected, in two queries."""
     changes = RatingChange.objects.select_related("player")
-    match = (
+    matches = (
         Match.objects.select_related("player0", "player1", "winner")
         .prefetch_related(Prefetch("rating_changes", queryset=changes))
-        .get(pk=match_id)
+        .filter(pk__in=match_ids)
     )
-    return match, selectors.present_user_ids(match_id=match_id)
+    present = selectors.present_players(match_ids=match_ids)
+    return {m.pk: (m, present.get(m.pk, frozenset())) for m in matches}
+
+
+def _read(match_id: int) -> tuple[Match, frozenset[int]]:
+    found = _read_many([match_id])
+    if match_id not in found:
+        raise Match.DoesNotExist
+    return found[match_id]
 
 
 def _base_url(scope) -> str:

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -70,6 +70,18 @@ def present_user_ids(*, match_id: int) -> frozenset[int]:
         _presence.clear()
     _presence[match_id] = (now + PRESENCE_MEMORY_SECONDS, users)
     return users
+
+
+def present_players(*, match_ids: list[int]) -> dict[int, frozenset[int]]:
+    """Which of each match's players have a live socket on it, for several matches in one
+    query (spectators are not read: boards show nothing of them)."""
+    since = timezone.now() - PRESENCE_TIMEOUT
+    players = Q(user_id=F("match__player0_id")) | Q(user_id=F("match__player1_id"))
+    rows = Connection.objects.filter(players, match_id__in=match_ids, seen_at__gte=since)
+    present: dict[int, set[int]] = {}
+    for match_id, user_id in rows.values_list("match_id", "user_id"):
+        present.setdefault(match_id, set()).add(user_id)
+    return {match_id: frozenset(users) for match_id, users in present.items()}
 
 
 def match_versions(*, match_ids: set[int]) -> dict[int, int]:

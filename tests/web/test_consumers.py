@@ -320,3 +320,27 @@ async def test_the_workers_clock_expiry_reaches_an_open_socket(alice, bob):
         pass
     assert "data-match-over" in frame
     await ws.disconnect()
+
+
+async def test_reads_wanted_while_one_is_under_way_go_together(monkeypatch):
+    import time
+
+    from games import consumers
+
+    trips = []
+
+    def read_many(match_ids):
+        trips.append(sorted(match_ids))
+        time.sleep(0.1)  # the database thread is busy with this trip
+        return {pk: (pk, frozenset()) for pk in match_ids if pk != 4}
+
+    monkeypatch.setattr(consumers, "_read_many", read_many)
+    boards = consumers.Boards()
+    first = boards._read(1)
+    await asyncio.sleep(0.02)  # its trip is under way
+    waiting = [boards._read(2), boards._read(3), boards._read(2), boards._read(4)]
+    assert await first == (1, frozenset())
+    results = await asyncio.gather(*waiting, return_exceptions=True)
+    assert trips == [[1], [2, 3, 4]]  # one trip for every read wanted meanwhile
+    assert results[:3] == [(2, frozenset()), (3, frozenset()), (2, frozenset())]
+    assert isinstance(results[3], Match.DoesNotExist)  # a match that is gone: that socket hears
