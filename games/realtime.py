@@ -62,22 +62,29 @@ def _send(match_id: int, *, version, lobby: tuple, presence: bool, opened: str) 
         "presence": presence,
         "opened": opened,
     }
-    if _server_stopped():
-        log.info("server stopping: match %s not pushed", match_id)
-        return
     layer = get_channel_layer()
-    try:
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is not None:  # a thread serving the server's loop: a view, a consumer's database call
+        if not loop.is_running():  # a shutdown: its sockets are closing anyway
+            log.info("server stopping: match %s not pushed", match_id)
+            return
+        # Handed to the loop without waiting for it: this thread is the process's one database
+        # thread, and the next move should not queue behind a Redis round trip. Pushes handed
+        # over in order go out in order (the loop runs them first come, first served).
+        pushing = _pushing(layer, match_group(match_id), event, lobby)
+        loop.call_soon_threadsafe(loop.create_task, pushing)
+        return
+    try:  # the task worker, or a script: no server loop here
         async_to_sync(_group_send)(layer, match_group(match_id), event, lobby)
     except Exception:  # the layer is down: the change is saved; sockets catch up by version
         log.warning("could not push match %s to its sockets", match_id, exc_info=True)
 
 
-def _server_stopped() -> bool:
-    """True in a thread that serves the server's event loop (a consumer's database call) once
-    that loop has stopped, as in a shutdown: ``async_to_sync`` would wait for it for ever, and
-    the process could not exit. Its sockets are closing anyway."""
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    return loop is not None and not loop.is_running()
+async def _pushing(layer, group: str, event: dict, lobby: tuple) -> None:
+    try:
+        await _group_send(layer, group, event, lobby)
+    except Exception:  # the layer is down: the change is saved; sockets catch up by version
+        log.warning("could not push %s to its sockets", group, exc_info=True)
 
 
 async def _group_send(layer, group: str, event: dict, lobby: tuple) -> None:
