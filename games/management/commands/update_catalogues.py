@@ -10,8 +10,6 @@ needs gettext).
 
 from __future__ import annotations
 
-import re
-
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
@@ -30,24 +28,18 @@ class Command(BaseCommand):
             "makemessages", locale=codes, ignore_patterns=IGNORED, no_location=True,
             no_obsolete=True, verbosity=0,
         )  # fmt: skip
-        for code in codes:  # the header names its language (makemessages leaves it blank)
-            path = catalogues.path_of(code)
-            entries = catalogues.read(path)
-            header = entries[0]
-            header.strings[0] = re.sub(
-                r"Language: [^\n]*\n", f"Language: {code}\n", header.strings[0]
-            )
-            catalogues.write(path, entries)
-        english = catalogues.path_of("en")
-        entries = catalogues.read(english)
-        entries[0].flags.discard("fuzzy")
-        for entry in entries[1:]:
-            entry.flags.discard("fuzzy")
-            if entry.plural is None:
-                entry.strings = {0: entry.msgid}
-            else:
-                entry.strings = {0: entry.msgid, 1: entry.plural}
-        catalogues.write(english, entries)
+        for code in codes:
+            catalogue = catalogues.read(catalogues.path_of(code))
+            catalogue.metadata["Language"] = code  # makemessages leaves it blank
+            if code == "en":
+                for entry in catalogue:
+                    if "fuzzy" in entry.flags:
+                        entry.flags.remove("fuzzy")
+                    if entry.msgid_plural:
+                        entry.msgstr_plural = {0: entry.msgid, 1: entry.msgid_plural}
+                    else:
+                        entry.msgstr = entry.msgid
+            catalogue.save()
         call_command("compilemessages", ignore_patterns=IGNORED, verbosity=0)
         for code in codes:
             left = len(catalogues.missing(catalogues.read(catalogues.path_of(code))))
