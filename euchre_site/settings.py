@@ -39,6 +39,13 @@ if not SECRET_KEY:
             "(or DEBUG=1 on a development machine)."
         )
     SECRET_KEY = "django-insecure-development-only-key"  # noqa: S105 - DEBUG only
+elif not DEBUG and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5):
+    # Django's own deploy check (security.W009) asks the same; a short key makes every
+    # session cookie and password-reset link forgeable, so a production start refuses it.
+    raise ImproperlyConfigured(
+        "SECRET_KEY is too weak: use at least 50 characters with at least 5 different ones, "
+        "e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
 
 # "testserver" is the host of Django's test client; websocket tests send Origin headers for it.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
