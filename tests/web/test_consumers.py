@@ -20,6 +20,7 @@ from tests.engine.positions import codes_in
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 ORIGIN = (b"origin", b"http://testserver")
+HOST = (b"host", b"testserver")  # a browser always names the host it came to
 
 
 def cookie_for(user) -> bytes:
@@ -29,7 +30,7 @@ def cookie_for(user) -> bytes:
 
 
 async def socket(user, path: str, origin=ORIGIN) -> WebsocketCommunicator:
-    headers = [origin]
+    headers = [HOST, origin]
     if user is not None:
         headers.append((b"cookie", await database_sync_to_async(cookie_for)(user)))
     return WebsocketCommunicator(application, path, headers=headers)
