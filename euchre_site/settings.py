@@ -103,6 +103,10 @@ AXES_VERBOSE = False
 SIGNUP_LIMIT_PER_IP = int(os.environ.get("SIGNUP_LIMIT_PER_IP", "20"))
 SIGNUP_LIMIT_PER_USERNAME = int(os.environ.get("SIGNUP_LIMIT_PER_USERNAME", "5"))
 MOVE_LIMIT_PER_10_SECONDS = int(os.environ.get("MOVE_LIMIT_PER_10_SECONDS", "30"))
+# Open match sockets: per player (tabs and devices together), and per match (its players are
+# always let in, on top of this).
+SOCKETS_PER_PLAYER = int(os.environ.get("SOCKETS_PER_PLAYER", "10"))
+SOCKETS_PER_MATCH = int(os.environ.get("SOCKETS_PER_MATCH", "200"))
 
 ROOT_URLCONF = "euchre_site.urls"
 WSGI_APPLICATION = "euchre_site.wsgi.application"

@@ -7,7 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Two-hand euchre"
 
     def ready(self) -> None:
-        from . import computer, i18n, realtime, services  # noqa: F401  (i18n: log-in signal)
+        from . import computer, i18n, realtime, services, sessions  # noqa: F401  (signals)
 
         if realtime.broadcast not in services.match_changed_listeners:
             services.match_changed_listeners.append(realtime.broadcast)

@@ -1,7 +1,9 @@
 """Websocket consumers: thin. Authenticate, join the group, render the viewer's partial, send.
 
-Client mistakes get an error frame, never a dropped socket. Close codes for refusals:
-4401 not logged in, 4403 not allowed to watch, 4404 no such match.
+Client mistakes get an error frame, never a dropped socket. Refusals accept the socket and then
+close it with a code the page can read (a socket closed before it is accepted reaches the browser
+as a failed handshake, 1006, and the page would retry for ever): 4401 not logged in or the
+session ended, 4403 not allowed to watch, 4404 no such match, 4429 too many sockets open.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import selectors, services, throttle
+from . import selectors, services, sessions, throttle
 from .board import board_context
 from .i18n import language_for_scope
 from .models import Match
@@ -32,6 +34,45 @@ log = logging.getLogger(__name__)
 NOT_LOGGED_IN = 4401
 NOT_ALLOWED = 4403
 NO_SUCH_MATCH = 4404
+TOO_MANY = 4429
+
+
+class SessionEnded(Exception):
+    """The session this socket was opened with is over: nothing more is done for it."""
+
+
+class PlayerSockets:
+    """What every socket of a logged-in player does: it is in the player's group, and it
+    closes (4401) as soon as its session ends (games.sessions)."""
+
+    async def join_player_group(self) -> None:
+        self.session_key = self.scope["session"].session_key
+        with contextlib.suppress(Exception):  # the layer is down: the frames still check
+            await self.channel_layer.group_add(
+                sessions.user_group(self.user.pk), self.channel_name
+            )
+
+    async def leave_player_group(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.channel_layer.group_discard(
+                sessions.user_group(self.user.pk), self.channel_name
+            )
+
+    def check_session(self) -> None:
+        """Raise SessionEnded unless this socket's session is still this player's (in a
+        database thread: it reads the session and the player afresh)."""
+        if sessions.session_user_id(self.session_key) != self.user.pk:
+            raise SessionEnded
+
+    async def session_check(self, event: dict) -> None:
+        try:
+            await database_sync_to_async(self.check_session)()
+        except SessionEnded:
+            await self.close(code=NOT_LOGGED_IN)
+
+    async def session_ended(self, event: dict) -> None:
+        if event["session_key"] == self.session_key:
+            await self.close(code=NOT_LOGGED_IN)
 
 
 class Dispatch:
@@ -125,7 +166,7 @@ def _error_frame(message: str) -> str:
     return render_to_string("partials/error_frame.html", {"error": message})
 
 
-class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
+class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
     """``/ws/matches/<id>/``: the board of one match, pushed after every committed change."""
 
     async def connect(self) -> None:
@@ -134,7 +175,9 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.user = self.scope["user"]
         self.joined = False
+        self.playing = False
         self.shown_version = 0
+        await self.accept()  # refusals below close with a code the page can read
         if not self.user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)
             return
@@ -143,18 +186,25 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
             await self.close(code=refusal)
             return
         self.group = match_group(self.match_id)
+        await self.join_player_group()
         await self._join_group()
-        await self.accept()
+        try:
+            shown = await database_sync_to_async(self._arrive)()
+        except services.TooManySockets:
+            await self.close(code=TOO_MANY)
+            return
         self.joined = True
-        await self._show(*await database_sync_to_async(self._arrive)())
+        await self._show(*shown)
         Heartbeat.of_this_loop().add(self)
 
     def _arrive(self) -> tuple[int, str]:
-        """One trip to the database thread: the socket is recorded (the others get the news,
-        with the match to render it from) and this viewer's board is rendered from that read."""
+        """One trip to the database thread: the socket is recorded (if a player's, the others
+        get the news, with the match to render it from) and this viewer's board is rendered
+        from that read."""
         match = services.connection_open(
             match_id=self.match_id, user=self.user, channel_name=self.channel_name
         )
+        self.playing = match.seat_of(self.user) is not None
         return match.version, self._render(match)
 
     def _refusal(self) -> int | None:
@@ -163,7 +213,7 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None:
             return NO_SUCH_MATCH
-        if match.seat_of(self.user) is None and not match.spectators_allowed:
+        if match.closed_to(self.user):
             return NOT_ALLOWED
         services.match_touch(match=match)  # clock and computer brought up to date
         return None
@@ -175,13 +225,16 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
             log.warning("channel layer unavailable for %s (%s)", self.channel_name, error)
 
     async def disconnect(self, code: int) -> None:
+        if not self.user.is_authenticated or not hasattr(self, "group"):
+            return  # refused before it joined anything
+        await self.leave_player_group()
+        with contextlib.suppress(Exception):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
         if not self.joined:
             return
         Heartbeat.of_this_loop().discard(self)
-        with contextlib.suppress(Exception):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
         await database_sync_to_async(services.connection_close)(
-            match_id=self.match_id, channel_name=self.channel_name
+            match_id=self.match_id, channel_name=self.channel_name, playing=self.playing
         )
 
     async def catch_up(self, version: int | None) -> None:
@@ -210,6 +263,9 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
             return
         try:
             shown = await database_sync_to_async(self._move)(action, version)
+        except SessionEnded:
+            await self.close(code=NOT_LOGGED_IN)
+            return
         except (services.GameError, throttle.Throttled) as error:
             await self.send_board()  # what the table is now, then why the move was refused
             with translation.override(self.language):
@@ -220,6 +276,7 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         await self._show(*shown)
 
     def _move(self, action: str, version: int) -> tuple[int, str]:
+        self.check_session()  # a session ended since the last frame: nothing is done for it
         with translation.override(self.language):  # a refusal is worded for this player
             throttle.move(self.user)
             match = services.move_apply(
@@ -238,16 +295,25 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         # A move, or who is connected: the match came with the news, so the board is rendered
         # right here, without the database (and without handing the work to a thread).
         match = match_from_event(event["match"])
+        if match.closed_to(self.user):  # a private match this socket saw open has started
+            await self.close(code=NOT_ALLOWED)
+            return
         if match.version == self.shown_version and not event.get("presence"):
             return  # this socket already shows this board (the mover's own)
         html = self._render(match, present=frozenset(event["present"]))
         await self._show(match.version, html)
 
     async def send_board(self) -> None:
-        await self._show(*await database_sync_to_async(self._render_board)())
+        shown = await database_sync_to_async(self._render_board)()
+        if shown is None:
+            await self.close(code=NOT_ALLOWED)
+            return
+        await self._show(*shown)
 
-    def _render_board(self) -> tuple[int, str]:
+    def _render_board(self) -> tuple[int, str] | None:
         match = Match.objects.select_related("player0", "player1", "winner").get(pk=self.match_id)
+        if match.closed_to(self.user):
+            return None
         return match.version, self._render(match)
 
     async def _show(self, version: int, html: str) -> None:
@@ -266,21 +332,25 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
             return render_to_string("match.html#board", context)
 
 
-class LobbyConsumer(Dispatch, AsyncWebsocketConsumer):
+class LobbyConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
     """``/ws/lobby/``: the lobby's lists, pushed when a match opens, starts or ends."""
 
     async def connect(self) -> None:
         remember_server_loop()
         self.language = language_for_scope(self.scope)
         self.user = self.scope["user"]
+        await self.accept()
         if not self.user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)
             return
+        await self.join_player_group()
         with contextlib.suppress(Exception):
             await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        await self.accept()
 
     async def disconnect(self, code: int) -> None:
+        if not self.user.is_authenticated:
+            return
+        await self.leave_player_group()
         with contextlib.suppress(Exception):
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 

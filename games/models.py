@@ -117,6 +117,16 @@ class Match(models.Model):
             return 1
         return None
 
+    def closed_to(self, user) -> bool:
+        """Whether ``user`` may not follow this match: it is in play, its players did not let
+        others watch, and ``user`` is not one of them. (Open, the invite must still show; over,
+        its result and replay are for everyone.)"""
+        return (
+            self.status == MatchStatus.ACTIVE
+            and not self.spectators_allowed
+            and self.seat_of(user) is None
+        )
+
     def opponent_of(self, user):
         seat = self.seat_of(user)
         return None if seat is None else self.players[seat ^ 1]

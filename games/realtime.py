@@ -130,3 +130,14 @@ def match_from_event(data: dict) -> Match:
     players = [User(pk=p[0], username=p[1]) if p else None for p in data["players"]]
     match.player0, match.player1 = players
     return match
+
+
+def group_push(group: str, event: dict) -> None:
+    """Send ``event`` to every socket in ``group`` from synchronous code; a failing layer is
+    logged, never raised (games.sessions sends its news to a player's sockets this way)."""
+    try:
+        _run(_group_send, get_channel_layer(), group, event, group)
+    except ServerStopping:  # its sockets are closing anyway
+        log.info("server stopping: %s not sent to %s", event["type"], group)
+    except Exception:
+        log.warning("could not send %s to %s", event["type"], group, exc_info=True)

@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -415,17 +417,35 @@ def _rate(match: Match) -> None:
 # Presence: one row per open match socket ------------------------------------------------
 
 
+class TooManySockets(GameError):
+    status = 429
+
+
 def connection_open(*, match_id: int, user, channel_name: str) -> Match:
     """A socket opened on the match: recorded for presence. Returns the match as it stands,
-    which also goes with the news to the match's other sockets."""
+    which also goes with the news to the match's other sockets when a player arrived.
+
+    Refused (TooManySockets) past ``SOCKETS_PER_PLAYER`` live sockets of this player, or past
+    ``SOCKETS_PER_MATCH`` on the match for a spectator (its players always get in)."""
     with transaction.atomic():
+        # A player's sockets open one at a time (their row locked), so their cap holds
+        # exactly; a match's holds give or take the arrivals of the same instant.
+        list(get_user_model().objects.select_for_update().filter(pk=user.pk).values("pk"))
+        live = Connection.objects.filter(seen_at__gte=timezone.now() - PRESENCE_TIMEOUT)
+        if live.filter(user=user).count() >= settings.SOCKETS_PER_PLAYER:
+            raise TooManySockets(_("Too many of your connections are open"))
+        match = Match.objects.select_related("player0", "player1", "winner").get(pk=match_id)
+        playing = match.seat_of(user) is not None
+        cap = settings.SOCKETS_PER_MATCH  # counted no further: the cost does not grow with it
+        if not playing and live.filter(match_id=match_id)[:cap].count() >= cap:
+            raise TooManySockets(_("This match has as many watchers as it can take"))
         # A channel name is new with every socket: a plain INSERT (update_or_create's lock,
         # savepoint and release were three more round trips for each socket that opens).
         Connection.objects.create(
             channel_name=channel_name, match_id=match_id, user=user, seen_at=timezone.now()
         )
-        match = Match.objects.select_related("player0", "player1", "winner").get(pk=match_id)
-        _changed(match_id, presence=True, match=match, opened=channel_name)
+        if playing:  # boards show whether the opponent is there; nobody is told of spectators
+            _changed(match_id, presence=True, match=match, opened=channel_name)
     return match
 
 
@@ -434,10 +454,12 @@ def connections_touch(*, channel_names: list[str]) -> None:
     Connection.objects.filter(channel_name__in=channel_names).update(seen_at=timezone.now())
 
 
-def connection_close(*, match_id: int, channel_name: str) -> None:
+def connection_close(*, match_id: int, channel_name: str, playing: bool = True) -> None:
+    """``playing``: the socket was a player's (a spectator's going changes no board)."""
     with transaction.atomic():
         Connection.objects.filter(channel_name=channel_name).delete()
-        _changed(match_id, presence=True)
+        if playing:
+            _changed(match_id, presence=True)
 
 
 def rating_changes_reverse(*, match: Match) -> int:
@@ -527,13 +549,19 @@ def match_abort_moderated(*, moderator, match_id: int, reason: str) -> Match:
     return match
 
 
+# Sent after the commit that suspended a player (player_id=): their open sockets are closed
+# (games.sessions).
+player_suspended = Signal()
+
+
 def player_suspend(*, moderator, player, reason: str) -> None:
     """The player can no longer log in or play; their matches in play go to their opponents
-    (open ones are called off)."""
+    (open ones are called off), and their open sockets close."""
     reason = _reason(reason)
     with transaction.atomic():
         player.is_active = False  # Django refuses inactive users' logins and sessions
         player.save(update_fields=["is_active"])
+        transaction.on_commit(lambda: player_suspended.send(None, player_id=player.pk))
         _audit(moderator, ModerationAction.Kind.SUSPEND, reason, player=player)
         mine = Match.objects.filter(Q(player0=player) | Q(player1=player))
         for match in mine.filter(status=MatchStatus.ACTIVE).select_related("player0", "player1"):

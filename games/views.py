@@ -7,6 +7,7 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.db.models import Max, Q
@@ -18,7 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import i18n, selectors, services, throttle
+from . import i18n, selectors, services, sessions, throttle
 from .board import Card, board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
@@ -152,6 +153,25 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's, and then the player's other sessions' sockets close (this session's hash was
+    just brought up to date, so its own sockets stay)."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        sessions.sessions_check(form.user.pk)
+        return response
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's, and then every socket of the player's old sessions closes."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        sessions.sessions_check(form.user.pk)
+        return response
+
+
 def _base_url(request: HttpRequest) -> str:
     return request.build_absolute_uri("/").rstrip("/")
 
@@ -210,10 +230,24 @@ def _match_or_404(match_id: int) -> Match:
 
 
 def _render_board(request, match: Match, error: str = "", status: int = 200) -> HttpResponse:
+    if match.closed_to(request.user):  # whatever was asked: the page, a move, a join...
+        return _closed_to_watchers(request)
     context = board_context(match, request.user, error, base_url=_base_url(request))
     if request.htmx:
         return render(request, "match.html#board", context, status=status)
     return render(request, "match.html", context, status=status)
+
+
+def _closed_to_watchers(request: HttpRequest) -> HttpResponse:
+    """403 for someone who does not play in a match in play whose players let nobody watch."""
+    context = {
+        "title": _("Not open to watch"),
+        "message": _(
+            "The players of this match chose not to let others watch it. "
+            "Its result will be here once it is over."
+        ),
+    }
+    return render(request, "error.html", context, status=403)
 
 
 @login_required
@@ -228,6 +262,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board partial; 204 (nothing to swap) while the match is still at ``?version=``."""
     match = services.match_touch(match=_match_or_404(match_id))
+    if match.closed_to(request.user):
+        return _closed_to_watchers(request)
     if request.GET.get("version") == str(match.version):
         return HttpResponse(status=204)
     context = board_context(match, request.user, base_url=_base_url(request))
