@@ -65,6 +65,9 @@ class PlayerSockets:
             raise SessionEnded
 
     async def session_check(self, event: dict) -> None:
+        renamed = event.get("renamed")
+        if renamed and renamed[0] == self.session_key:
+            self.session_key = renamed[1]
         try:
             await database_sync_to_async(self.check_session)()
         except SessionEnded:

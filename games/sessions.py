@@ -38,10 +38,12 @@ def session_user_id(session_key: str | None) -> int | None:
     return user.pk if user.is_authenticated else None
 
 
-def sessions_check(user_id: int) -> None:
+def sessions_check(user_id: int, renamed: tuple[str, str] | None = None) -> None:
     """After the commit: every socket of this player checks its session (and closes if it
-    ended). The sessions that remain valid (the one that changed the password) keep theirs."""
-    transaction.on_commit(lambda: group_push(user_group(user_id), {"type": "session.check"}))
+    ended). ``renamed``: (old key, new key) of the session that changed the password (Django
+    gave it a new key and brought its hash up to date): its sockets follow it and stay."""
+    event = {"type": "session.check", "renamed": list(renamed) if renamed else None}
+    transaction.on_commit(lambda: group_push(user_group(user_id), event))
 
 
 @receiver(user_logged_out)

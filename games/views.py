@@ -158,8 +158,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     just brought up to date, so its own sockets stay)."""
 
     def form_valid(self, form):
-        response = super().form_valid(form)
-        sessions.sessions_check(form.user.pk)
+        old_key = self.request.session.session_key
+        response = super().form_valid(form)  # the session gets a new key and the new hash
+        sessions.sessions_check(form.user.pk, renamed=(old_key, self.request.session.session_key))
         return response
 
 
