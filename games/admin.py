@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from . import services
+from .engine.verify import commitment
 from .models import Match, ModerationAction, Move, PlayerRating, RatingChange, Report
 
 
@@ -99,7 +100,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 class MoveInline(admin.TabularInline):
     model = Move
-    fields = ("seq", "seat", "player", "action", "created_at")
+    fields = ("seq", "seat", "player", "action_shown", "created_at")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -110,6 +111,14 @@ class MoveInline(admin.TabularInline):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+    @admin.display(description="Action")
+    def action_shown(self, move: Move) -> str:
+        # The dealer's discard is a hidden card until the match is over, to moderators too
+        # (one may be playing in it).
+        if move.action.startswith("discard") and not move.match.is_over:
+            return "discard (shown when the match is over)"
+        return move.action
 
 
 @admin.register(Match)
@@ -125,12 +134,20 @@ class MatchAdmin(admin.ModelAdmin):
     actions = [void_matches, adjudicate_match, abort_matches]
     readonly_fields = (
         "player0", "player1", "created_by", "deck", "target", "stick_the_dealer",
-        "dealer_must_take_up", "rated", "spectators_allowed", "computer", "seed", "status",
-        "end_reason",
+        "dealer_must_take_up", "rated", "spectators_allowed", "computer", "seed_or_commitment",
+        "status", "end_reason",
         "winner", "created_at", "started_at", "finished_at", "version", "replay_link",
     )  # fmt: skip
-    exclude = ("snapshot",)
+    # Whoever knows the seed or the snapshot knows both hands: neither is shown while the
+    # match is in play, not even to moderators (one may be playing in it).
+    exclude = ("snapshot", "seed")
     list_select_related = ("player0", "player1", "winner")
+
+    @admin.display(description="Seed")
+    def seed_or_commitment(self, match: Match) -> str:
+        if match.is_over:
+            return match.seed
+        return f"Hidden until the match is over. Commitment (SHA-256): {commitment(int(match.seed))}"
 
     @admin.display(description="Replay")
     def replay_link(self, match: Match) -> str:

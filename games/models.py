@@ -177,7 +177,8 @@ class Move(AppendOnly):
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_move_per_seq")]
 
     def __str__(self) -> str:
-        return f"{self.match_id}#{self.seq} seat {self.seat}: {self.action}"
+        # Not the action: a discard is a hidden card (the admin's move log titles rows with this).
+        return f"{self.match_id}#{self.seq} seat {self.seat}"
 
 
 class PlayerRating(models.Model):
