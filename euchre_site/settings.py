@@ -107,6 +107,11 @@ MOVE_LIMIT_PER_10_SECONDS = int(os.environ.get("MOVE_LIMIT_PER_10_SECONDS", "30"
 # always let in, on top of this).
 SOCKETS_PER_PLAYER = int(os.environ.get("SOCKETS_PER_PLAYER", "10"))
 SOCKETS_PER_MATCH = int(os.environ.get("SOCKETS_PER_MATCH", "200"))
+# Open matches waiting for an opponent, and matches in play against the computer, per player;
+# reports a player may send in an hour.
+OPEN_MATCHES_PER_PLAYER = int(os.environ.get("OPEN_MATCHES_PER_PLAYER", "3"))
+COMPUTER_MATCHES_PER_PLAYER = int(os.environ.get("COMPUTER_MATCHES_PER_PLAYER", "2"))
+REPORTS_PER_HOUR = int(os.environ.get("REPORTS_PER_HOUR", "5"))
 
 ROOT_URLCONF = "euchre_site.urls"
 WSGI_APPLICATION = "euchre_site.wsgi.application"

@@ -78,6 +78,24 @@ class Conflict(GameError):
     status = 409
 
 
+class LimitReached(GameError):
+    """A cap on what one player may have at once (open matches, computer matches...)."""
+
+    status = 409
+
+
+class TooOften(GameError):
+    """A rate: too many of these in the last while."""
+
+    status = 429
+
+
+def _player_locked(user) -> None:
+    """Lock the player's row: their requests that count what they have (open matches,
+    reports...) then add one take turns, so two at once cannot both pass a cap."""
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values("pk"))
+
+
 # Called after a commit that changed a match: listener(match_id, lobby=, presence=, match=,
 # opened=): lobby when the lobby's lists changed too, presence when only who is connected did,
 # match the saved match when there is one, opened the socket whose opening this is (the
@@ -162,6 +180,16 @@ def match_create(
             % {"low": MIN_MOVE_SECONDS, "high": MAX_MOVE_SECONDS}
         )
     with transaction.atomic():
+        _player_locked(user)
+        mine = Match.objects.filter(player0=user, status=MatchStatus.OPEN).count()
+        if mine >= settings.OPEN_MATCHES_PER_PLAYER:
+            raise LimitReached(
+                _(
+                    "You already have %(count)s open matches waiting for an opponent: "
+                    "wait for one to start or call one off first"
+                )
+                % {"count": mine}
+            )
         match = Match.objects.create(
             player0=user,
             created_by=user,
@@ -203,6 +231,16 @@ def match_create_computer(
     seat 1. It never changes a rating."""
     rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
     with transaction.atomic():
+        _player_locked(user)
+        playing = Match.objects.filter(player0=user, status=MatchStatus.ACTIVE).exclude(computer="")
+        if playing.count() >= settings.COMPUTER_MATCHES_PER_PLAYER:
+            raise LimitReached(
+                _(
+                    "You already have %(count)s matches in play against the computer: "
+                    "finish or resign one first"
+                )
+                % {"count": settings.COMPUTER_MATCHES_PER_PLAYER}
+            )
         seed = new_seed()
         now = timezone.now()
         match = Match.objects.create(
@@ -428,9 +466,9 @@ def connection_open(*, match_id: int, user, channel_name: str) -> Match:
     Refused (TooManySockets) past ``SOCKETS_PER_PLAYER`` live sockets of this player, or past
     ``SOCKETS_PER_MATCH`` on the match for a spectator (its players always get in)."""
     with transaction.atomic():
-        # A player's sockets open one at a time (their row locked), so their cap holds
-        # exactly; a match's holds give or take the arrivals of the same instant.
-        list(get_user_model().objects.select_for_update().filter(pk=user.pk).values("pk"))
+        # A player's sockets open one at a time, so their cap holds exactly; a match's holds
+        # give or take the arrivals of the same instant.
+        _player_locked(user)
         live = Connection.objects.filter(seen_at__gte=timezone.now() - PRESENCE_TIMEOUT)
         if live.filter(user=user).count() >= settings.SOCKETS_PER_PLAYER:
             raise TooManySockets(_("Too many of your connections are open"))
@@ -588,12 +626,24 @@ def report_create(*, reporter, match_id: int, reason: str, details: str = "") ->
     if reason not in Report.Reason.values:
         raise GameError(_("Choose a reason from the list"))
     with transaction.atomic():
+        _player_locked(reporter)
         match = _locked(match_id)
         seat = match.seat_of(reporter)
         if seat is None or match.players[seat ^ 1] is None:
             raise NotAllowed(_("You can only report your opponent in a match you play"))
         if match.computer:
             raise NotAllowed(_("The computer plays by the rules: there is nobody to report"))
+        mine = Report.objects.filter(reporter=reporter)
+        if mine.filter(match=match, status=Report.Status.OPEN).exists():
+            raise Conflict(
+                _("You have already reported this match: a moderator will look at that report")
+            )
+        hour_ago = timezone.now() - timedelta(hours=1)
+        if mine.filter(created_at__gte=hour_ago).count() >= settings.REPORTS_PER_HOUR:
+            raise TooOften(
+                _("You have sent %(count)s reports in the last hour: send the next one later")
+                % {"count": settings.REPORTS_PER_HOUR}
+            )
         return Report.objects.create(
             reporter=reporter, reported=match.players[seat ^ 1], match=match,
             reason=reason, details=(details or "")[:2000],

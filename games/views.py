@@ -208,7 +208,11 @@ def match_create(request: HttpRequest) -> HttpResponse:
     form = MatchCreateForm(request.POST)
     if not form.is_valid():
         return render(request, "lobby.html", _lobby_context(request, form), status=400)
-    match = services.match_create(user=request.user, **form.cleaned_data)
+    try:
+        match = services.match_create(user=request.user, **form.cleaned_data)
+    except services.GameError as error:
+        form.add_error(None, error.message)
+        return render(request, "lobby.html", _lobby_context(request, form), status=error.status)
     return redirect("match_detail", match_id=match.pk)
 
 
@@ -219,7 +223,12 @@ def match_create_computer(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         context = _lobby_context(request, computer_form=form)
         return render(request, "lobby.html", context, status=400)
-    match = services.match_create_computer(user=request.user, **form.cleaned_data)
+    try:
+        match = services.match_create_computer(user=request.user, **form.cleaned_data)
+    except services.GameError as error:
+        form.add_error(None, error.message)
+        context = _lobby_context(request, computer_form=form)
+        return render(request, "lobby.html", context, status=error.status)
     return redirect("match_detail", match_id=match.pk)
 
 
@@ -413,6 +422,7 @@ def match_report(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         services.report_create(reporter=request.user, match_id=match_id, **form.cleaned_data)
     except services.GameError as error:
-        return HttpResponse(error.message, status=error.status, content_type="text/plain")
+        context = {"title": _("Your report was not sent"), "message": error.message}
+        return render(request, "error.html", context, status=error.status)
     messages.success(request, _("Thank you: a moderator will look at your report."))
     return redirect(back)
