@@ -89,10 +89,8 @@ def _wait_page(request: HttpRequest, message: str, seconds: int) -> HttpResponse
 
 def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
     """django-axes' answer to a log-in from a locked-out address or name: 429, and when."""
-    username = (credentials or {}).get("username") or request.POST.get("username", "")
-    attempts = AccessAttempt.objects.filter(
-        Q(ip_address=_client_address(request)) | Q(username=username)
-    )
+    # Locks are by (name, address) and by address: either way, this address's failures.
+    attempts = AccessAttempt.objects.filter(ip_address=_client_address(request))
     last = attempts.aggregate(last=Max("attempt_time"))["last"] or timezone.now()
     seconds = int((last + settings.AXES_COOLOFF_TIME - timezone.now()).total_seconds())
     message = _(
