@@ -7,7 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Two-hand euchre"
 
     def ready(self) -> None:
-        from . import computer, i18n, realtime, services, sessions  # noqa: F401  (signals)
+        from . import computer, i18n, names, realtime, services, sessions  # noqa: F401  (signals)
 
         if realtime.broadcast not in services.match_changed_listeners:
             services.match_changed_listeners.append(realtime.broadcast)

@@ -307,3 +307,17 @@ class PlayerSettings(models.Model):
 
     def __str__(self) -> str:
         return f"Settings of {self.user}"
+
+
+class NameSkeleton(models.Model):
+    """What each player's name looks like (games.names.skeleton), so that a new name that
+    passes for a taken one is found with one indexed query. Kept by a signal on every save of
+    a user's name, whichever way the account was made."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, models.CASCADE, primary_key=True, related_name="+"
+    )
+    skeleton = models.CharField(max_length=600, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.skeleton}"
