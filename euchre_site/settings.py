@@ -113,6 +113,8 @@ SOCKETS_PER_MATCH = int(os.environ.get("SOCKETS_PER_MATCH", "200"))
 OPEN_MATCHES_PER_PLAYER = int(os.environ.get("OPEN_MATCHES_PER_PLAYER", "3"))
 COMPUTER_MATCHES_PER_PLAYER = int(os.environ.get("COMPUTER_MATCHES_PER_PLAYER", "2"))
 REPORTS_PER_HOUR = int(os.environ.get("REPORTS_PER_HOUR", "5"))
+# Rated matches between the same two players in 24 hours; any more between them are casual.
+RATED_MATCHES_PER_PAIR_PER_DAY = int(os.environ.get("RATED_MATCHES_PER_PAIR_PER_DAY", "3"))
 
 ROOT_URLCONF = "euchre_site.urls"
 WSGI_APPLICATION = "euchre_site.wsgi.application"

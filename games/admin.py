@@ -13,9 +13,17 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from . import services
+from . import selectors, services
 from .engine.verify import commitment
-from .models import Match, ModerationAction, Move, PlayerRating, RatingChange, Report
+from .models import (
+    Match,
+    MatchStatus,
+    ModerationAction,
+    Move,
+    PlayerRating,
+    RatingChange,
+    Report,
+)
 
 
 def _moderate(modeladmin, request, queryset, *, action, title, description, apply, winners=None):
@@ -121,13 +129,36 @@ class MoveInline(admin.TabularInline):
         return move.action
 
 
+class SuspiciousPairs(admin.SimpleListFilter):
+    """Rating farming: two accounts with many rated matches with each other in one day, most
+    of them resigned (selectors.suspicious_pairs)."""
+
+    title = "suspicious pairs"
+    parameter_name = "suspicious"
+
+    def lookups(self, request, model_admin):
+        return [("pairs", "Many rated matches between two players in a day, mostly resigned")]
+
+    def queryset(self, request, queryset):
+        if self.value() != "pairs":
+            return queryset
+        pairs = Q(pk__in=[])
+        for a, b, day in selectors.suspicious_pairs():
+            players = (a, b)
+            pairs |= Q(player0_id__in=players, player1_id__in=players, started_at__date=day)
+        return queryset.filter(pairs, rated=True, status=MatchStatus.FINISHED)
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = (
         "id", "player0", "player1", "status", "rated", "deck", "target", "winner",
         "created_at", "finished_at",
     )  # fmt: skip
-    list_filter = ("status", "rated", "computer", "deck", "target", "created_at", "end_reason")
+    list_filter = (
+        SuspiciousPairs, "status", "rated", "computer", "deck", "target", "created_at",
+        "end_reason",
+    )  # fmt: skip
     search_fields = ("player0__username", "player1__username")
     date_hierarchy = "created_at"
     inlines = [MoveInline]

@@ -44,7 +44,7 @@ from .models import (
     Report,
 )
 from .refusals import refusal_words
-from .selectors import PRESENCE_TIMEOUT
+from .selectors import PRESENCE_TIMEOUT, rated_today_capped
 
 # The move clock (seconds for each action; a match may also have none).
 DEFAULT_MOVE_SECONDS = 60
@@ -268,6 +268,8 @@ def match_join(*, user, match_id: int) -> Match:
             raise Conflict(_("This match is no longer open: someone else took the seat"))
         if match.player0_id == user.pk:
             raise NotAllowed(_("You cannot play against yourself: share the invite link"))
+        if match.rated and rated_today_capped(user=user, other=match.player0):
+            match.rated = False  # farming a rating takes many: the rest are casual (said first)
         match.player1 = user
         match.status = MatchStatus.ACTIVE
         match.started_at = match.turn_started_at = timezone.now()
