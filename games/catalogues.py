@@ -94,9 +94,12 @@ def _append(entry: Entry, last, text: str, start: bool = False) -> None:
 def write(path: Path, entries: list[Entry]) -> None:
     chunks = []
     for entry in entries:
-        lines = list(entry.comments)
+        # The PO order: comments, then flags, then the previous msgid of a fuzzy entry ("#|"),
+        # which msgfmt refuses anywhere else.
+        lines = [c for c in entry.comments if not c.startswith("#|")]
         if entry.flags:
             lines.append("#, " + ", ".join(sorted(entry.flags)))
+        lines += [c for c in entry.comments if c.startswith("#|")]
         if entry.context is not None:
             lines.append(f"msgctxt {_quote(entry.context)}")
         lines.append(f"msgid {_quote(entry.msgid)}")
