@@ -178,7 +178,8 @@ class MatchAdmin(admin.ModelAdmin):
     def seed_or_commitment(self, match: Match) -> str:
         if match.is_over:
             return match.seed
-        return f"Hidden until the match is over. Commitment (SHA-256): {commitment(int(match.seed))}"
+        sha = commitment(int(match.seed))
+        return f"Hidden until the match is over. Commitment (SHA-256): {sha}"
 
     @admin.display(description="Replay")
     def replay_link(self, match: Match) -> str:

@@ -48,9 +48,7 @@ class PlayerSockets:
     async def join_player_group(self) -> None:
         self.session_key = self.scope["session"].session_key
         with contextlib.suppress(Exception):  # the layer is down: the frames still check
-            await self.channel_layer.group_add(
-                sessions.user_group(self.user.pk), self.channel_name
-            )
+            await self.channel_layer.group_add(sessions.user_group(self.user.pk), self.channel_name)
 
     async def leave_player_group(self) -> None:
         with contextlib.suppress(Exception):

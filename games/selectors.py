@@ -113,9 +113,7 @@ def suspicious_pairs() -> list[tuple[int, int, object]]:
         .annotate(a=Least("player0", "player1"), b=Greatest("player0", "player1"))
         .annotate(day=TruncDate("started_at"))
         .values("a", "b", "day")
-        .annotate(
-            played=Count("pk"), resigned=Count("pk", filter=Q(end_reason=EndReason.RESIGNED))
-        )
+        .annotate(played=Count("pk"), resigned=Count("pk", filter=Q(end_reason=EndReason.RESIGNED)))
         .filter(played__gte=settings.RATED_MATCHES_PER_PAIR_PER_DAY)
     )
     return [(g["a"], g["b"], g["day"]) for g in groups if g["resigned"] * 2 > g["played"]]

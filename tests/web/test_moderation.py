@@ -138,7 +138,9 @@ def test_a_suspended_players_session_no_longer_opens_a_socket(alice, bob, django
     async def connect():
         ws = WebsocketCommunicator(
             application, f"/ws/matches/{match.pk}/",
-            headers=[(b"host", b"testserver"), (b"origin", b"http://testserver"), (b"cookie", cookie)],
+            headers=[
+                (b"host", b"testserver"), (b"origin", b"http://testserver"), (b"cookie", cookie),
+            ],
         )  # fmt: skip
         assert (await ws.connect())[0]
         return (await ws.receive_output(timeout=5)).get("code")

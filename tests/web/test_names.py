@@ -41,7 +41,8 @@ def test_a_name_that_looks_like_a_taken_one_is_refused_whichever_was_first(
     alice, django_user_model
 ):
     refused("a1ice", "looks too much like another player")
-    refused("\uff41\uff4c\uff49\uff43\uff45", "A user with that username already exists")  # ａｌｉｃｅ
+    fullwidth = "\uff41\uff4c\uff49\uff43\uff45"  # ａｌｉｃｅ: alice once NFKC
+    refused(fullwidth, "A user with that username already exists")
     django_user_model.objects.create_user("\u0430\u0440\u0435")  # Cyrillic а р е: looks like ape
     refused("ape", "looks too much like another player")
 

@@ -84,18 +84,16 @@ async def test_a_socket_whose_session_ended_cannot_move_even_if_the_news_was_los
     assert await moves(match.pk) == 0
 
 
-async def test_a_password_change_closes_the_other_sessions_sockets_and_keeps_this_ones(
-    alice, bob
-):
+async def test_a_password_change_closes_the_other_sessions_sockets_and_keeps_this_ones(alice, bob):
     match, player, action, thief, stolen = await a_socket_on_the_turn(alice, bob)
     owner = await database_sync_to_async(logged_in)(player)
     mine = await socket_of(owner, f"/ws/matches/{match.pk}/")
     await board(mine)
     password = "correct horse 1" if player.username == "alice" else "correct horse 2"
+    new = {"new_password1": "a new stable 9", "new_password2": "a new stable 9"}
     response = await database_sync_to_async(owner.post)(
-        "/accounts/password_change/",
-        {"old_password": password, "new_password1": "a new stable 9", "new_password2": "a new stable 9"},
-    )  # fmt: skip
+        "/accounts/password_change/", {"old_password": password, **new}
+    )
     assert response.status_code == 302
     assert await closed_with(stolen) == 4401
     await send_move(mine, action)  # the owner's own socket still plays

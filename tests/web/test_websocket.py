@@ -33,7 +33,7 @@ async def test_health_socket_answers_after_a_round_trip_through_the_channel_laye
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
-    "host, origin, scheme",
+    ("host", "origin", "scheme"),
     [
         (b"127.0.0.1:8000", b"http://127.0.0.1:8000", "ws"),
         (b"127.0.0.1", b"http://127.0.0.1", "ws"),
@@ -51,7 +51,7 @@ async def test_a_socket_from_the_sites_own_origin_is_let_in(settings, host, orig
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
-    "host, origin, scheme",
+    ("host", "origin", "scheme"),
     [
         (b"testserver", b"http://evil.example", "ws"),
         (b"127.0.0.1:8000", b"http://127.0.0.1:9999", "ws"),  # another port
