@@ -90,10 +90,14 @@ class TooOften(GameError):
     status = 429
 
 
-def _player_locked(user) -> None:
-    """Lock the player's row: their requests that count what they have (open matches,
-    reports...) then add one take turns, so two at once cannot both pass a cap."""
-    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values("pk"))
+def _player_locked(*users) -> None:
+    """Lock the players' rows (in id order: no deadlock): their requests that count what they
+    have (open matches, reports...) then add one take turns, so two at once cannot both pass a
+    cap. A match row, when one is locked too, is locked first."""
+    pks = sorted(u.pk for u in users)
+    list(
+        get_user_model().objects.select_for_update().filter(pk__in=pks).order_by("pk").values("pk")
+    )
 
 
 # Called after a commit that changed a match: listener(match_id, lobby=, presence=, match=,
@@ -268,6 +272,7 @@ def match_join(*, user, match_id: int) -> Match:
             raise Conflict(_("This match is no longer open: someone else took the seat"))
         if match.player0_id == user.pk:
             raise NotAllowed(_("You cannot play against yourself: share the invite link"))
+        _player_locked(user, match.player0)  # the pair's rated matches today, counted alone
         if match.rated and rated_today_capped(user=user, other=match.player0):
             match.rated = False  # farming a rating takes many: the rest are casual (said first)
         match.player1 = user
@@ -628,8 +633,8 @@ def report_create(*, reporter, match_id: int, reason: str, details: str = "") ->
     if reason not in Report.Reason.values:
         raise GameError(_("Choose a reason from the list"))
     with transaction.atomic():
-        _player_locked(reporter)
         match = _locked(match_id)
+        _player_locked(reporter)
         seat = match.seat_of(reporter)
         if seat is None or match.players[seat ^ 1] is None:
             raise NotAllowed(_("You can only report your opponent in a match you play"))
