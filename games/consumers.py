@@ -46,7 +46,6 @@ class PlayerSockets:
     closes (4401) as soon as its session ends (games.sessions)."""
 
     async def join_player_group(self) -> None:
-        self.session_key = self.scope["session"].session_key
         with contextlib.suppress(Exception):  # the layer is down: the frames still check
             await self.channel_layer.group_add(sessions.user_group(self.user.pk), self.channel_name)
 
@@ -187,6 +186,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             await self.close(code=refusal)
             return
         self.group = match_group(self.match_id)
+        self.session_key = self.scope["session"].session_key
         await self.join_player_group()
         await self._join_group()
         try:
@@ -242,6 +242,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         """The heartbeat's visit: rejoin the group (in case joining failed), and if the match
         has moved past the board shown here (a push was lost: the layer was down, say), send
         the current one."""
+        await self.join_player_group()
         await self._join_group()
         if version is not None and version > self.shown_version:
             await self.send_board()
@@ -344,6 +345,7 @@ class LobbyConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         if not self.user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)
             return
+        self.session_key = self.scope["session"].session_key
         await self.join_player_group()
         with contextlib.suppress(Exception):
             await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
