@@ -58,13 +58,19 @@ _presence: dict[int, tuple[float, frozenset[int]]] = {}
 
 
 def present_user_ids(*, match_id: int) -> frozenset[int]:
-    """Users with a live socket on the match (heartbeats refresh it every few seconds)."""
+    """The match's players with a live socket on it (heartbeats refresh it every few seconds).
+    Only players: boards show nothing of spectators, and neither this read nor the pushes that
+    carry it grow with their number."""
     remembered = _presence.get(match_id)
     now = time.monotonic()
     if remembered and remembered[0] > now:
         return remembered[1]
     since = timezone.now() - PRESENCE_TIMEOUT
-    rows = Connection.objects.filter(match_id=match_id, seen_at__gte=since)
+    match = Match.objects.filter(pk=match_id)
+    players = Q(user_id=Subquery(match.values("player0_id"))) | Q(
+        user_id=Subquery(match.values("player1_id"))
+    )
+    rows = Connection.objects.filter(players, match_id=match_id, seen_at__gte=since)
     users = frozenset(rows.values_list("user_id", flat=True))
     if len(_presence) > 10_000:
         _presence.clear()

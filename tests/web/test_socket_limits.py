@@ -101,3 +101,21 @@ def test_a_sockets_arrival_costs_the_same_with_one_or_many_watching(
     with django_capture_on_commit_callbacks() as pushes:
         services.connection_open(match_id=match.pk, user=alice, channel_name="alice")
     assert pushes  # a player's arrival is news to the opponent
+
+
+@pytest.mark.django_db
+def test_presence_counts_the_players_only_so_pushes_do_not_grow_with_the_crowd(
+    alice, bob, django_user_model
+):
+    from games import selectors
+
+    match = start(alice, bob)
+    for number in range(20):
+        fan = django_user_model.objects.create_user(f"fan{number}")
+        services.connection_open(match_id=match.pk, user=fan, channel_name=f"fan{number}")
+    services.connection_open(match_id=match.pk, user=bob, channel_name="bob")
+    selectors.forget_presence(match.pk)
+    try:
+        assert selectors.present_user_ids(match_id=match.pk) == {bob.pk}
+    finally:
+        selectors.forget_presence(match.pk)  # the next test's match may have the same id
