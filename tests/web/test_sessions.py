@@ -140,3 +140,25 @@ async def test_a_suspended_players_socket_cannot_move_even_if_the_news_was_lost(
     await send_move(ws, action)
     assert await closed_with(ws) == 4401
     assert await moves(match.pk) == 0
+
+
+async def test_a_suspension_rolled_back_closes_nothing(alice, bob, django_user_model):
+    match, player, action, _client, ws = await a_socket_on_the_turn(alice, bob)
+    moderator = await database_sync_to_async(django_user_model.objects.create_user)("mod")
+
+    @database_sync_to_async
+    def suspend_then_fail():
+        from django.db import transaction
+
+        try:
+            with transaction.atomic():
+                services.player_suspend(moderator=moderator, player=player, reason="oops")
+                raise RuntimeError("rolled back")
+        except RuntimeError:
+            pass
+
+    await suspend_then_fail()
+    assert await ws.receive_nothing(timeout=0.5)
+    await send_move(ws, action)  # still their session, still their move
+    assert version_of(await board(ws, version=2)) == 2
+    await ws.disconnect()
