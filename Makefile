@@ -34,7 +34,7 @@ run: $(VENV)/.runtime
 # Tests run with DEBUG off, as production does; they need a SECRET_KEY of their own.
 # Browser tests (-m e2e) run in a pytest process of their own (see tests/e2e/conftest.py);
 # Exit code 5 means PYTEST_ARGS selected no test for that process.
-PYTEST := SECRET_KEY=$${SECRET_KEY:-test-only-not-secret} $(BIN)/python -m pytest
+PYTEST := SECRET_KEY=$${SECRET_KEY:-test-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz} $(BIN)/python -m pytest
 test: $(VENV)/.dev
 	$(PYTEST) -m "not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	$(PYTEST) -m e2e $(PYTEST_ARGS) || [ $$? -eq 5 ]

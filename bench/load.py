@@ -528,7 +528,7 @@ def main() -> None:
     if not (url and redis):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: the benchmark runs production-style")
     env = {**os.environ, "DATABASE_URL": fresh_database(url), "DEBUG": "0"}
-    env.setdefault("SECRET_KEY", "bench-only-not-secret")
+    env.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
     env["DJANGO_SETTINGS_MODULE"] = "euchre_site.settings"
     os.environ.update(env)
     manage = [sys.executable, "manage.py"]

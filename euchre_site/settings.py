@@ -39,6 +39,13 @@ if not SECRET_KEY:
             "(or DEBUG=1 on a development machine)."
         )
     SECRET_KEY = "django-insecure-development-only-key"  # noqa: S105 - DEBUG only
+elif not DEBUG and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5):
+    # Django's own deploy check (security.W009) asks the same; a short key makes every
+    # session cookie and password-reset link forgeable, so a production start refuses it.
+    raise ImproperlyConfigured(
+        "SECRET_KEY is too weak: use at least 50 characters with at least 5 different ones, "
+        "e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
 
 # "testserver" is the host of Django's test client; websocket tests send Origin headers for it.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
@@ -80,7 +87,8 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
-# django-axes: log-in throttling by IP address and, separately, by username.
+# django-axes: log-in throttling by the pair (username, IP address) and by IP address. Not by
+# username alone: then anyone could lock a player out of their own account from anywhere.
 CSRF_FAILURE_VIEW = "games.views.csrf_failure"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -88,7 +96,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "games.views.locked_out"
 AXES_VERBOSE = False
@@ -98,6 +106,17 @@ AXES_VERBOSE = False
 SIGNUP_LIMIT_PER_IP = int(os.environ.get("SIGNUP_LIMIT_PER_IP", "20"))
 SIGNUP_LIMIT_PER_USERNAME = int(os.environ.get("SIGNUP_LIMIT_PER_USERNAME", "5"))
 MOVE_LIMIT_PER_10_SECONDS = int(os.environ.get("MOVE_LIMIT_PER_10_SECONDS", "30"))
+# Open match sockets: per player (tabs and devices together), and per match (its players are
+# always let in, on top of this).
+SOCKETS_PER_PLAYER = int(os.environ.get("SOCKETS_PER_PLAYER", "10"))
+SOCKETS_PER_MATCH = int(os.environ.get("SOCKETS_PER_MATCH", "200"))
+# Open matches waiting for an opponent, and matches in play against the computer, per player;
+# reports a player may send in an hour.
+OPEN_MATCHES_PER_PLAYER = int(os.environ.get("OPEN_MATCHES_PER_PLAYER", "3"))
+COMPUTER_MATCHES_PER_PLAYER = int(os.environ.get("COMPUTER_MATCHES_PER_PLAYER", "2"))
+REPORTS_PER_HOUR = int(os.environ.get("REPORTS_PER_HOUR", "5"))
+# Rated matches between the same two players in 24 hours; any more between them are casual.
+RATED_MATCHES_PER_PAIR_PER_DAY = int(os.environ.get("RATED_MATCHES_PER_PAIR_PER_DAY", "3"))
 
 ROOT_URLCONF = "euchre_site.urls"
 WSGI_APPLICATION = "euchre_site.wsgi.application"

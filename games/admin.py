@@ -13,8 +13,17 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from . import refusals, services
-from .models import Match, ModerationAction, Move, PlayerRating, RatingChange, Report
+from . import refusals, selectors, services
+from .engine.verify import commitment
+from .models import (
+    Match,
+    MatchStatus,
+    ModerationAction,
+    Move,
+    PlayerRating,
+    RatingChange,
+    Report,
+)
 
 
 def _moderate(modeladmin, request, queryset, *, action, title, description, apply, winners=None):
@@ -99,7 +108,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 class MoveInline(admin.TabularInline):
     model = Move
-    fields = ("seq", "seat", "player", "action", "created_at")
+    fields = ("seq", "seat", "player", "action_shown", "created_at")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -111,6 +120,34 @@ class MoveInline(admin.TabularInline):
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 
+    @admin.display(description="Action")
+    def action_shown(self, move: Move) -> str:
+        # The dealer's discard is a hidden card until the match is over, to moderators too
+        # (one may be playing in it).
+        if move.action.startswith("discard") and not move.match.is_over:
+            return "discard (shown when the match is over)"
+        return move.action
+
+
+class SuspiciousPairs(admin.SimpleListFilter):
+    """Rating farming: two accounts with many rated matches with each other in one day, most
+    of them resigned (selectors.suspicious_pairs)."""
+
+    title = "suspicious pairs"
+    parameter_name = "suspicious"
+
+    def lookups(self, request, model_admin):
+        return [("pairs", "Many rated matches between two players in a day, mostly resigned")]
+
+    def queryset(self, request, queryset):
+        if self.value() != "pairs":
+            return queryset
+        pairs = Q(pk__in=[])
+        for a, b, day in selectors.suspicious_pairs():
+            players = (a, b)
+            pairs |= Q(player0_id__in=players, player1_id__in=players, started_at__date=day)
+        return queryset.filter(pairs, rated=True, status=MatchStatus.FINISHED)
+
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
@@ -118,19 +155,31 @@ class MatchAdmin(admin.ModelAdmin):
         "id", "player0", "player1", "status", "rated", "deck", "target", "winner",
         "created_at", "finished_at",
     )  # fmt: skip
-    list_filter = ("status", "rated", "computer", "deck", "target", "created_at", "end_reason")
+    list_filter = (
+        SuspiciousPairs, "status", "rated", "computer", "deck", "target", "created_at",
+        "end_reason",
+    )  # fmt: skip
     search_fields = ("player0__username", "player1__username")
     date_hierarchy = "created_at"
     inlines = [MoveInline]
     actions = [void_matches, adjudicate_match, abort_matches]
     readonly_fields = (
         "player0", "player1", "created_by", "deck", "target", "stick_the_dealer",
-        "dealer_must_take_up", "rated", "spectators_allowed", "computer", "seed", "status",
-        "end_reason",
+        "dealer_must_take_up", "rated", "spectators_allowed", "computer", "seed_or_commitment",
+        "status", "end_reason",
         "winner", "created_at", "started_at", "finished_at", "version", "replay_link",
     )  # fmt: skip
-    exclude = ("snapshot",)
+    # Whoever knows the seed or the snapshot knows both hands: neither is shown while the
+    # match is in play, not even to moderators (one may be playing in it).
+    exclude = ("snapshot", "seed")
     list_select_related = ("player0", "player1", "winner")
+
+    @admin.display(description="Seed")
+    def seed_or_commitment(self, match: Match) -> str:
+        if match.is_over:
+            return match.seed
+        sha = commitment(int(match.seed))
+        return f"Hidden until the match is over. Commitment (SHA-256): {sha}"
 
     @admin.display(description="Replay")
     def replay_link(self, match: Match) -> str:

@@ -7,4 +7,4 @@ class GamesConfig(AppConfig):
     verbose_name = "Two-hand euchre"
 
     def ready(self) -> None:
-        from . import i18n  # noqa: F401  (its log-in signal receiver)
+        from . import i18n, names, sessions  # noqa: F401  (their signal receivers)

@@ -147,6 +147,11 @@ def board_context(
         "winner_name": match.winner.username if match.winner_id else "",
     }
     if match.snapshot is None:
+        if match.status == MatchStatus.OPEN and match.rated and seat is None and user:
+            # Said before joining: this one would not count (see services.match_join).
+            context["casual_for_you"] = user.is_authenticated and selectors.rated_today_capped(
+                user=user, other=match.player0
+            )
         return context  # open or aborted before the deal
     if seat is not None and not match.computer:  # nobody to report at a computer's table
         context["report_reasons"] = Report.Reason.choices

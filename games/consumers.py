@@ -1,7 +1,9 @@
 """Websocket consumers: thin. Authenticate, join the group, render the viewer's partial, send.
 
-Client mistakes get an error frame, never a dropped socket. Close codes for refusals:
-4401 not logged in, 4403 not allowed to watch, 4404 no such match.
+Client mistakes get an error frame, never a dropped socket. Refusals accept the socket and then
+close it with a code the page can read (a socket closed before it is accepted reaches the browser
+as a failed handshake, 1006, and the page would retry for ever): 4401 not logged in or the
+session ended, 4403 not allowed to watch, 4404 no such match, 4429 too many sockets open.
 """
 
 from __future__ import annotations
@@ -21,12 +23,12 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import refusals, selectors, services, throttle
+from . import refusals, selectors, services, sessions, throttle
 from .board import board_context
 from .i18n import language_for_scope
 from .models import Match, RatingChange
 from .moves import Unreadable, move_submit
-from .realtime import LOBBY_GROUP, lobby_user_group, match_group, twice
+from .realtime import LOBBY_GROUP, lobby_user_group, match_group, twice, user_group
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,43 @@ log = logging.getLogger(__name__)
 NOT_LOGGED_IN = 4401
 NOT_ALLOWED = 4403
 NO_SUCH_MATCH = 4404
+TOO_MANY = 4429
+
+
+class SessionEnded(Exception):
+    """The session this socket was opened with is over: nothing more is done for it."""
+
+
+class PlayerSockets:
+    """What every socket of a logged-in player does: it is in the player's group, and it
+    closes (4401) as soon as its session ends (games.sessions)."""
+
+    async def join_player_group(self) -> None:
+        with contextlib.suppress(Exception):  # the layer is down: the frames still check
+            await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
+
+    async def leave_player_group(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
+
+    def check_session(self) -> None:
+        """Raise SessionEnded unless this socket's session is still this player's (in a
+        database thread: it reads the session and the player afresh)."""
+        if sessions.session_user_id(self.session_key) != self.user.pk:
+            raise SessionEnded
+
+    async def session_check(self, event: dict) -> None:
+        renamed = event.get("renamed")
+        if renamed and renamed[0] == self.session_key:
+            self.session_key = renamed[1]
+        try:
+            await database_sync_to_async(self.check_session)()
+        except SessionEnded:
+            await self.close(code=NOT_LOGGED_IN)
+
+    async def session_ended(self, event: dict) -> None:
+        if event["session_key"] == self.session_key:
+            await self.close(code=NOT_LOGGED_IN)
 
 
 class Dispatch:
@@ -143,14 +182,17 @@ class Boards(PerLoop):
         self.wanted: dict[int, list[asyncio.Future]] = {}
         self.reader: asyncio.Task | None = None
 
-    async def board(self, consumer: MatchConsumer, key: tuple) -> tuple[int, str]:
-        """The board ``consumer``'s viewer sees after the event ``key`` (match id first)."""
+    async def board(self, consumer: MatchConsumer, key: tuple) -> tuple[int, str] | None:
+        """The board ``consumer``'s viewer sees after the event ``key`` (match id first); None
+        if the match is now closed to that viewer (a private match they saw open started)."""
         entry = self.entries.get(key)
         if entry is None:
             entry = self.entries[key] = (self._read(key[0]), {})
             asyncio.get_running_loop().call_later(self.KEEP_SECONDS, self.entries.pop, key, None)
         read, rendered = entry
         match, present = await asyncio.shield(read)
+        if match.closed_to(consumer.user):
+            return None
         kind = (match.seat_of(consumer.user), consumer.language, consumer.base_url)
         if kind not in rendered:
             rendered[kind] = consumer.render(match, present)
@@ -212,7 +254,7 @@ def _error_frame(message: str) -> str:
     return render_to_string("partials/error_frame.html", {"error": message})
 
 
-class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
+class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
     """``/ws/matches/<id>/``: the board of one match, pushed after every committed change."""
 
     async def connect(self) -> None:
@@ -221,7 +263,9 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.user = self.scope["user"]
         self.joined = False
+        self.playing = False
         self.shown_version = 0
+        await self.accept()  # refusals below close with a code the page can read
         if not self.user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)
             return
@@ -230,18 +274,25 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
             await self.close(code=refusal)
             return
         self.group = match_group(self.match_id)
+        self.session_key = self.scope["session"].session_key
+        await self.join_player_group()
         await self._join_group()
-        await self.accept()
+        try:
+            shown = await database_sync_to_async(self._arrive)()
+        except services.TooOften:  # too many sockets: the player's, or watchers of the match
+            await self.close(code=TOO_MANY)
+            return
         self.joined = True
-        await self._show(*await database_sync_to_async(self._arrive)())
+        await self._show(*shown)
         Heartbeat.of_this_loop().add(self)
 
     def _arrive(self) -> tuple[int, str]:
-        """One trip to the database thread: the socket is recorded (the others get the news)
-        and this viewer's board is rendered from the match read there."""
+        """One trip to the database thread: the socket is recorded (if a player's, the others
+        get the news) and this viewer's board is rendered from the match read there."""
         match = services.connection_open(
             match_id=self.match_id, user=self.user, channel_name=self.channel_name
         )
+        self.playing = match.seat_of(self.user) is not None
         return match.version, self.render(match)
 
     def _refusal(self) -> int | None:
@@ -249,7 +300,7 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None:
             return NO_SUCH_MATCH
-        if match.seat_of(self.user) is None and not match.spectators_allowed:
+        if match.closed_to(self.user):
             return NOT_ALLOWED
         return None
 
@@ -260,13 +311,16 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
             log.warning("channel layer unavailable for %s (%s)", self.channel_name, error)
 
     async def disconnect(self, code: int) -> None:
+        if not self.user.is_authenticated or not hasattr(self, "group"):
+            return  # refused before it joined anything
+        await self.leave_player_group()
+        with contextlib.suppress(Exception):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
         if not self.joined:
             return
         Heartbeat.of_this_loop().discard(self)
-        with contextlib.suppress(Exception):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
         await database_sync_to_async(services.connection_close)(
-            match_id=self.match_id, channel_name=self.channel_name
+            match_id=self.match_id, channel_name=self.channel_name, playing=self.playing
         )
 
     async def catch_up(self, version: int | None, rejoin: bool = False) -> None:
@@ -274,9 +328,11 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         has moved past the board shown here (a push was lost, or the change came from a
         process this one cannot hear), send the current one."""
         if rejoin:
+            await self.join_player_group()
             await self._join_group()
         if version is not None and version > self.shown_version:
-            await self._show(*await Boards.of_this_loop().board(self, (self.match_id, version)))
+            key = (self.match_id, version)
+            await self._show_or_close(await Boards.of_this_loop().board(self, key))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         """A move over the socket: ``{"action": "play:JH", "version": 12}``, read like the
@@ -289,6 +345,9 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         except (ValueError, Unreadable):  # not JSON, or not a move
             with translation.override(self.language):
                 await self.send(text_data=_error_frame(_("That move could not be read")))
+            return
+        except SessionEnded:
+            await self.close(code=NOT_LOGGED_IN)
             return
         except (services.GameError, throttle.Throttled) as error:
             await self._refused(error)
@@ -304,6 +363,7 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
             await self.send(text_data=_error_frame(refusals.words(error)))
 
     def _move(self, content: dict) -> tuple[int, str]:
+        self.check_session()  # a session ended since the last frame: nothing is done for it
         with translation.override(self.language):  # a refusal is worded for this player
             match = move_submit(user=self.user, match_id=self.match_id, data=content)
         return match.version, self.render(match)
@@ -317,13 +377,21 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
         if version is not None and version <= self.shown_version:
             return  # this socket already shows this board (the mover's own)
         key = (self.match_id, version, event.get("presence"), event.get("opened"))
-        await self._show(*await Boards.of_this_loop().board(self, key))
+        await self._show_or_close(await Boards.of_this_loop().board(self, key))
 
     async def send_board(self) -> None:
-        await self._show(*await database_sync_to_async(self._render_board)())
+        await self._show_or_close(await database_sync_to_async(self._render_board)())
 
-    def _render_board(self) -> tuple[int, str]:
+    async def _show_or_close(self, shown: tuple[int, str] | None) -> None:
+        if shown is None:  # a private match this socket saw open has started: not for it
+            await self.close(code=NOT_ALLOWED)
+            return
+        await self._show(*shown)
+
+    def _render_board(self) -> tuple[int, str] | None:
         match, present = _read(self.match_id)
+        if match.closed_to(self.user):
+            return None
         return match.version, self.render(match, present)
 
     async def _show(self, version: int, html: str) -> None:
@@ -362,7 +430,7 @@ class LobbyLists(PerLoop):
         return rendered[consumer.language]
 
 
-class LobbyConsumer(Dispatch, AsyncWebsocketConsumer):
+class LobbyConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
     """``/ws/lobby/``: the lobby's lists, pushed when a match opens, starts or ends. The list
     every player shares is rendered once per process; a player's own lists come through a
     group of their own, only when their own matches changed."""
@@ -371,17 +439,22 @@ class LobbyConsumer(Dispatch, AsyncWebsocketConsumer):
         self.language = language_for_scope(self.scope)
         self.base_url = _base_url(self.scope)
         self.user = self.scope["user"]
+        await self.accept()
         if not self.user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)
             return
+        self.session_key = self.scope["session"].session_key
+        await self.join_player_group()
         self.groups_joined = [LOBBY_GROUP, lobby_user_group(self.user.pk)]
         for group in self.groups_joined:
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_add(group, self.channel_name)
-        self.own_open = await database_sync_to_async(self._own_open)()
-        await self.accept()
+        self.own_open, self.casual_with = await database_sync_to_async(self._mine_now)()
 
     async def disconnect(self, code: int) -> None:
+        if not self.user.is_authenticated:
+            return
+        await self.leave_player_group()
         for group in getattr(self, "groups_joined", []):
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -394,22 +467,27 @@ class LobbyConsumer(Dispatch, AsyncWebsocketConsumer):
         await self.send(text_data=await database_sync_to_async(self._render_mine)())
 
     async def lobby_changed(self, event: dict) -> None:
-        if self.own_open:  # the player's own open match is not theirs to join: their own list
-            html = await database_sync_to_async(self._render_open_without_mine)()
+        # The player's own open match is not theirs to join, and a match with someone they
+        # played today's rated matches with says it would be casual: then a list of their own.
+        if self.own_open or self.casual_with:
+            html = await database_sync_to_async(self._render_open_for_me)()
         else:
             key = (event.get("match_id"), event.get("version"))
             html = await LobbyLists.of_this_loop().open_list(self, key)
         await self.send(text_data=html)
 
-    def _own_open(self) -> set[int]:
-        return set(selectors.my_open_matches(user=self.user).values_list("pk", flat=True))
+    def _mine_now(self) -> tuple[set[int], set[int]]:
+        """The player's open matches, and the players with whom a match would be casual."""
+        own = set(selectors.my_open_matches(user=self.user).values_list("pk", flat=True))
+        return own, selectors.rated_today_capped_opponents(user=self.user)
 
     def _render_mine(self) -> str:
         context = selectors.lobby_mine(user=self.user)
         self.own_open = {match.pk for match in context["my_open"]}
+        self.casual_with = selectors.rated_today_capped_opponents(user=self.user)
         return self.render("lobby.html#pushed-mine", context)
 
-    def _render_open_without_mine(self) -> str:
+    def _render_open_for_me(self) -> str:
         return self.render("lobby.html#pushed-open", selectors.lobby_open(exclude_user=self.user))
 
     def render(self, template: str, context: dict) -> str:

@@ -4,7 +4,8 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from .models import COMPUTER_USERNAME, Computer, Report
+from . import names
+from .models import Computer, Report
 
 
 class SignupForm(UserCreationForm):
@@ -18,11 +19,11 @@ class SignupForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_username(self) -> str:
-        username = super().clean_username()  # None when the name is taken (error added)
-        if username and username.lower().startswith(COMPUTER_USERNAME.format("")):
-            raise forms.ValidationError(
-                _("Names starting with “computer-” belong to the computer players: choose another.")
-            )
+        # Django's: brought to NFKC, refused if taken in any case (then None, error added).
+        username = super().clean_username()
+        refused = username and names.refusal(username)
+        if refused:
+            raise forms.ValidationError(refused)
         return username
 
 

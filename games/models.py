@@ -121,6 +121,16 @@ class Match(models.Model):
             return 1
         return None
 
+    def closed_to(self, user) -> bool:
+        """Whether ``user`` may not follow this match: it is in play, its players did not let
+        others watch, and ``user`` is not one of them. (Open, the invite must still show; over,
+        its result and replay are for everyone.)"""
+        return (
+            self.status == MatchStatus.ACTIVE
+            and not self.spectators_allowed
+            and self.seat_of(user) is None
+        )
+
     def opponent_of(self, user):
         seat = self.seat_of(user)
         return None if seat is None else self.players[seat ^ 1]
@@ -171,7 +181,8 @@ class Move(AppendOnly):
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_move_per_seq")]
 
     def __str__(self) -> str:
-        return f"{self.match_id}#{self.seq} seat {self.seat}: {self.action}"
+        # Not the action: a discard is a hidden card (the admin's move log titles rows with this).
+        return f"{self.match_id}#{self.seq} seat {self.seat}"
 
 
 class PlayerRating(models.Model):
@@ -314,3 +325,17 @@ class WorkerBeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.host}:{self.pid}"
+
+
+class NameSkeleton(models.Model):
+    """What each player's name looks like (games.names.skeleton), so that a new name that
+    passes for a taken one is found with one indexed query. Kept by a signal on every save of
+    a user's name, whichever way the account was made."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, models.CASCADE, primary_key=True, related_name="+"
+    )
+    skeleton = models.CharField(max_length=600, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.skeleton}"

@@ -109,3 +109,38 @@ async def twice(layer_call, *args) -> None:
         await layer_call(*args)
     except Exception:
         await layer_call(*args)
+
+
+def user_group(user_id: int) -> str:
+    """All of one player's sockets (match and lobby): told when their session may have ended."""
+    return f"user_{user_id}"
+
+
+def sessions_check_on_commit(user_id: int, renamed: tuple[str, str] | None = None) -> None:
+    """After the commit, every socket of this player checks its session again and closes if it
+    ended (a password change or reset, a suspension). ``renamed``: (old key, new key) of the
+    session that changed the password (Django gave it a new key): its sockets follow it."""
+    event = {"type": "session.check", "renamed": list(renamed) if renamed else None}
+    transaction.on_commit(lambda: send_to_group(user_group(user_id), event))
+
+
+def send_to_group(group: str, event: dict) -> None:
+    """Send ``event`` to every socket in ``group`` now (from synchronous code): what the
+    pushes after a commit do, for news that is not a match's."""
+    layer = get_channel_layer()
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is not None:  # a thread serving the server's loop: handed over, not waited for
+        if loop.is_running():
+            loop.call_soon_threadsafe(loop.create_task, _pushing_to(layer, group, event))
+        return
+    try:
+        async_to_sync(twice)(layer.group_send, group, event)
+    except Exception:  # the layer is down: each socket checks its session on its next frame
+        log.warning("could not send %s to %s", event["type"], group, exc_info=True)
+
+
+async def _pushing_to(layer, group: str, event: dict) -> None:
+    try:
+        await twice(layer.group_send, group, event)
+    except Exception:
+        log.warning("could not send %s to %s", event["type"], group, exc_info=True)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from .board import SUIT_NAMES, Card
 from .engine import IllegalAction
 from .engine.cards import CODES, SUIT_CODES
-from .services import Conflict, GameError, NotAllowed, NotFound
+from .services import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
 from .throttle import Throttled
 
 
@@ -98,6 +98,22 @@ def _service_words() -> dict[str, str]:
         "report_own_opponent": _("You can only report your opponent in a match you play"),
         "report_computer": _("The computer plays by the rules: there is nobody to report"),
         "report_handled": _("This report was already handled"),
+        "open_matches_cap": _(
+            "You already have %(count)s open matches waiting for an opponent: "
+            "wait for one to start or call one off first"
+        ),
+        "computer_matches_cap": _(
+            "You already have %(count)s matches in play against the computer: "
+            "finish or resign one first"
+        ),
+        "too_many_sockets": _("Too many of your connections are open"),
+        "watchers_cap": _("This match has as many watchers as it can take"),
+        "already_reported": _(
+            "You have already reported this match: a moderator will look at that report"
+        ),
+        "reports_per_hour": _(
+            "You have sent %(count)s reports in the last hour: send the next one later"
+        ),
     }
 
 
@@ -118,7 +134,8 @@ def words(error: GameError | Throttled) -> str:
 
 def status(error: GameError) -> int:
     """The HTTP status that answers a service's refusal."""
-    for kind, code in ((NotFound, 404), (NotAllowed, 403), (Conflict, 409)):
+    kinds = ((NotFound, 404), (NotAllowed, 403), (Conflict, 409), (LimitReached, 409))
+    for kind, code in (*kinds, (TooOften, 429)):
         if isinstance(error, kind):
             return code
     return 400

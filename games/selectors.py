@@ -8,10 +8,18 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Greatest, Least, TruncDate
 from django.utils import timezone
 
-from .models import Connection, Match, MatchStatus, PlayerRating, RatingChange, WorkerBeat
+from .models import (
+    Connection,
+    EndReason,
+    Match,
+    MatchStatus,
+    PlayerRating,
+    RatingChange,
+    WorkerBeat,
+)
 
 
 def open_matches(*, exclude_user=None) -> QuerySet[Match]:
@@ -58,13 +66,19 @@ _presence: dict[int, tuple[float, frozenset[int]]] = {}
 
 
 def present_user_ids(*, match_id: int) -> frozenset[int]:
-    """Users with a live socket on the match (heartbeats refresh it every few seconds)."""
+    """The match's players with a live socket on it (heartbeats refresh it every few seconds).
+    Only players: boards show nothing of spectators, and neither this read nor the pushes that
+    carry it grow with their number."""
     remembered = _presence.get(match_id)
     now = time.monotonic()
     if remembered and remembered[0] > now:
         return remembered[1]
     since = timezone.now() - PRESENCE_TIMEOUT
-    rows = Connection.objects.filter(match_id=match_id, seen_at__gte=since)
+    match = Match.objects.filter(pk=match_id)
+    players = Q(user_id=Subquery(match.values("player0_id"))) | Q(
+        user_id=Subquery(match.values("player1_id"))
+    )
+    rows = Connection.objects.filter(players, match_id=match_id, seen_at__gte=since)
     users = frozenset(rows.values_list("user_id", flat=True))
     if len(_presence) > 10_000:
         _presence.clear()
@@ -99,6 +113,44 @@ def forget_presence(match_id: int) -> None:
     _presence.pop(match_id, None)
 
 
+def _rated_today():
+    """Rated matches that started in the last 24 hours and still count."""
+    since = timezone.now() - timedelta(hours=24)
+    statuses = (MatchStatus.ACTIVE, MatchStatus.FINISHED)
+    return Match.objects.filter(rated=True, status__in=statuses, started_at__gte=since)
+
+
+def rated_today_capped(*, user, other) -> bool:
+    """Whether ``user`` and ``other`` have played as many rated matches with each other in the
+    last 24 hours as may count (settings.RATED_MATCHES_PER_PAIR_PER_DAY): their next is casual."""
+    between = Q(player0=user, player1=other) | Q(player0=other, player1=user)
+    return _rated_today().filter(between).count() >= settings.RATED_MATCHES_PER_PAIR_PER_DAY
+
+
+def rated_today_capped_opponents(*, user) -> set[int]:
+    """The ids of the players with whom ``user``'s next match would be casual."""
+    mine = _rated_today().filter(Q(player0=user) | Q(player1=user))
+    counts: dict[int, int] = {}
+    for pair in mine.values_list("player0_id", "player1_id"):
+        other = pair[1] if pair[0] == user.pk else pair[0]
+        counts[other] = counts.get(other, 0) + 1
+    return {pk for pk, n in counts.items() if n >= settings.RATED_MATCHES_PER_PAIR_PER_DAY}
+
+
+def suspicious_pairs() -> list[tuple[int, int, object]]:
+    """(player, player, day) where two accounts finished as many rated matches with each other
+    in one day as may count (or more, before the cap), most of them resigned: rating farming."""
+    groups = (
+        Match.objects.filter(rated=True, status=MatchStatus.FINISHED, player1__isnull=False)
+        .annotate(a=Least("player0", "player1"), b=Greatest("player0", "player1"))
+        .annotate(day=TruncDate("started_at"))
+        .values("a", "b", "day")
+        .annotate(played=Count("pk"), resigned=Count("pk", filter=Q(end_reason=EndReason.RESIGNED)))
+        .filter(played__gte=settings.RATED_MATCHES_PER_PAIR_PER_DAY)
+    )
+    return [(g["a"], g["b"], g["day"]) for g in groups if g["resigned"] * 2 > g["played"]]
+
+
 LOBBY_OPEN_MATCHES = 50
 
 
@@ -112,8 +164,12 @@ def lobby_mine(*, user) -> dict:
 
 
 def lobby_open(*, exclude_user=None) -> dict:
-    """The lobby's list every player shares: matches waiting for an opponent."""
-    return {"open_matches": list(open_matches(exclude_user=exclude_user)[:LOBBY_OPEN_MATCHES])}
+    """The lobby's list every player shares: matches waiting for an opponent. For one player
+    (``exclude_user``): without their own, and with whom a match would be casual for them."""
+    return {
+        "open_matches": list(open_matches(exclude_user=exclude_user)[:LOBBY_OPEN_MATCHES]),
+        "casual_with": rated_today_capped_opponents(user=exclude_user) if exclude_user else set(),
+    }
 
 
 LEADERBOARD_MIN_MATCHES = 5

@@ -8,6 +8,13 @@ urlpatterns = [
     path("language/", views.language_set, name="language_set"),
     path("rules/", views.rules, name="rules"),
     path("accounts/signup/", views.signup, name="signup"),
+    # Django's, but the player's sockets of the sessions that end close at once.
+    path("accounts/password_change/", views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("play/", views.lobby, name="lobby"),
     path("play/create", views.match_create, name="match_create"),

@@ -7,8 +7,9 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,7 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import i18n, refusals, selectors, services, throttle
+from . import i18n, realtime, refusals, selectors, services, throttle
 from .board import Card, board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
@@ -88,10 +89,8 @@ def _wait_page(request: HttpRequest, message: str, seconds: int) -> HttpResponse
 
 def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
     """django-axes' answer to a log-in from a locked-out address or name: 429, and when."""
-    username = (credentials or {}).get("username") or request.POST.get("username", "")
-    attempts = AccessAttempt.objects.filter(
-        Q(ip_address=_client_address(request)) | Q(username=username)
-    )
+    # Locks are by (name, address) and by address: either way, this address's failures.
+    attempts = AccessAttempt.objects.filter(ip_address=_client_address(request))
     last = attempts.aggregate(last=Max("attempt_time"))["last"] or timezone.now()
     seconds = int((last + settings.AXES_COOLOFF_TIME - timezone.now()).total_seconds())
     message = _(
@@ -152,6 +151,27 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's, and then the player's other sessions' sockets close (this session's hash was
+    just brought up to date, so its own sockets stay)."""
+
+    def form_valid(self, form):
+        old_key = self.request.session.session_key
+        response = super().form_valid(form)  # the session gets a new key and the new hash
+        renamed = (old_key, self.request.session.session_key)
+        realtime.sessions_check_on_commit(form.user.pk, renamed=renamed)
+        return response
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's, and then every socket of the player's old sessions closes."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        realtime.sessions_check_on_commit(form.user.pk)
+        return response
+
+
 def _base_url(request: HttpRequest) -> str:
     return request.build_absolute_uri("/").rstrip("/")
 
@@ -184,7 +204,12 @@ def match_create(request: HttpRequest) -> HttpResponse:
     form = MatchCreateForm(request.POST)
     if not form.is_valid():
         return render(request, "lobby.html", _lobby_context(request, form), status=400)
-    match = services.match_create(user=request.user, **form.cleaned_data)
+    try:
+        match = services.match_create(user=request.user, **form.cleaned_data)
+    except services.GameError as error:
+        form.add_error(None, refusals.words(error))
+        context = _lobby_context(request, form)
+        return render(request, "lobby.html", context, status=refusals.status(error))
     return redirect("match_detail", match_id=match.pk)
 
 
@@ -195,7 +220,12 @@ def match_create_computer(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         context = _lobby_context(request, computer_form=form)
         return render(request, "lobby.html", context, status=400)
-    match = services.match_create_computer(user=request.user, **form.cleaned_data)
+    try:
+        match = services.match_create_computer(user=request.user, **form.cleaned_data)
+    except services.GameError as error:
+        form.add_error(None, refusals.words(error))
+        context = _lobby_context(request, computer_form=form)
+        return render(request, "lobby.html", context, status=refusals.status(error))
     return redirect("match_detail", match_id=match.pk)
 
 
@@ -207,10 +237,24 @@ def _match_or_404(match_id: int) -> Match:
 
 
 def _render_board(request, match: Match, error: str = "", status: int = 200) -> HttpResponse:
+    if match.closed_to(request.user):  # whatever was asked: the page, a move, a join...
+        return _closed_to_watchers(request)
     context = board_context(match, request.user, error, base_url=_base_url(request))
     if request.htmx:
         return render(request, "match.html#board", context, status=status)
     return render(request, "match.html", context, status=status)
+
+
+def _closed_to_watchers(request: HttpRequest) -> HttpResponse:
+    """403 for someone who does not play in a match in play whose players let nobody watch."""
+    context = {
+        "title": _("Not open to watch"),
+        "message": _(
+            "The players of this match chose not to let others watch it. "
+            "Its result will be here once it is over."
+        ),
+    }
+    return render(request, "error.html", context, status=403)
 
 
 @login_required
@@ -225,6 +269,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board partial; 204 (nothing to swap) while the match is still at ``?version=``."""
     match = _match_or_404(match_id)
+    if match.closed_to(request.user):
+        return _closed_to_watchers(request)
     if request.GET.get("version") == str(match.version):
         return HttpResponse(status=204)
     context = board_context(match, request.user, base_url=_base_url(request))
@@ -364,8 +410,7 @@ def match_report(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         services.report_create(reporter=request.user, match_id=match_id, **form.cleaned_data)
     except services.GameError as error:
-        return HttpResponse(
-            refusals.words(error), status=refusals.status(error), content_type="text/plain"
-        )
+        context = {"title": _("Your report was not sent"), "message": refusals.words(error)}
+        return render(request, "error.html", context, status=refusals.status(error))
     messages.success(request, _("Thank you: a moderator will look at your report."))
     return redirect(back)

@@ -31,7 +31,7 @@ def free_port() -> int:
 def server_env(**extra: str) -> dict[str, str]:
     """The environment of a server process that uses this test run's database."""
     env = {**os.environ, "DEBUG": "0", "PYTHONUNBUFFERED": "1", **extra}
-    env.setdefault("SECRET_KEY", "test-only-not-secret")
+    env.setdefault("SECRET_KEY", "test-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
     name = connection.settings_dict["NAME"]
     if connection.vendor == "sqlite":
         env["SQLITE_PATH"] = str(name)

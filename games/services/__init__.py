@@ -28,7 +28,7 @@ from .clocks import (
     match_claim,
     match_expire,
 )
-from .errors import Conflict, GameError, NotAllowed, NotFound
+from .errors import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
 from .matches import (
     computer_user,
     match_abort,
@@ -57,8 +57,10 @@ __all__ = [
     "MIN_MOVE_SECONDS",
     "Conflict",
     "GameError",
+    "LimitReached",
     "NotAllowed",
     "NotFound",
+    "TooOften",
     "claim_opens_at",
     "clocks_resume",
     "computer_user",

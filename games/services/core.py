@@ -3,6 +3,7 @@ tasks sent with the commit, and its end (rated in the same transaction)."""
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from .. import realtime, tasks
@@ -16,6 +17,16 @@ from ..models import (
 )
 from .errors import NotAllowed, NotFound
 from .ratings import _rate
+
+
+def _player_locked(*users) -> None:
+    """Lock the players' rows (in id order: no deadlock): their requests that count what they
+    have (open matches, reports...) then add one take turns, so two at once cannot both pass a
+    cap. A match row, when one is locked too, is locked first."""
+    pks = sorted(u.pk for u in users)
+    list(
+        get_user_model().objects.select_for_update().filter(pk__in=pks).order_by("pk").values("pk")
+    )
 
 
 def _locked(match_id: int) -> Match:

@@ -27,3 +27,11 @@ class NotAllowed(GameError):
 
 class Conflict(GameError):
     """The match moved on (stale version) or is over."""
+
+
+class LimitReached(GameError):
+    """A cap on what one player may have at once (open matches, computer matches...)."""
+
+
+class TooOften(GameError):
+    """A rate: too many of these in the last while (or too many at once, for sockets)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -25,9 +26,10 @@ from ..models import (
     MatchStatus,
     Move,
 )
+from ..selectors import rated_today_capped
 from .clocks import DEFAULT_MOVE_SECONDS, MAX_MOVE_SECONDS, MIN_MOVE_SECONDS
-from .core import _expire_if_due, _finish, _locked, _locked_seat, _save
-from .errors import Conflict, GameError, NotAllowed
+from .core import _expire_if_due, _finish, _locked, _locked_seat, _player_locked, _save
+from .errors import Conflict, GameError, LimitReached, NotAllowed
 
 
 def _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up) -> Rules:
@@ -53,6 +55,10 @@ def match_create(
     if move_seconds is not None and not MIN_MOVE_SECONDS <= move_seconds <= MAX_MOVE_SECONDS:
         raise GameError("bad_clock", low=MIN_MOVE_SECONDS, high=MAX_MOVE_SECONDS)
     with transaction.atomic():
+        _player_locked(user)
+        mine = Match.objects.filter(player0=user, status=MatchStatus.OPEN).count()
+        if mine >= settings.OPEN_MATCHES_PER_PLAYER:
+            raise LimitReached("open_matches_cap", count=mine)
         match = Match.objects.create(
             player0=user,
             created_by=user,
@@ -94,6 +100,10 @@ def match_create_computer(
     seat 1. It never changes a rating."""
     rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
     with transaction.atomic():
+        _player_locked(user)
+        playing = Match.objects.filter(player0=user, status=MatchStatus.ACTIVE).exclude(computer="")
+        if playing.count() >= settings.COMPUTER_MATCHES_PER_PLAYER:
+            raise LimitReached("computer_matches_cap", count=settings.COMPUTER_MATCHES_PER_PLAYER)
         seed = new_seed()
         now = timezone.now()
         match = Match.objects.create(
@@ -121,6 +131,9 @@ def match_join(*, user, match_id: int) -> Match:
             raise Conflict("seat_taken")
         if match.player0_id == user.pk:
             raise NotAllowed("own_match")
+        _player_locked(user, match.player0)  # the pair's rated matches today, counted alone
+        if match.rated and rated_today_capped(user=user, other=match.player0):
+            match.rated = False  # farming a rating takes many: the rest are casual (said first)
         match.player1 = user
         match.status = MatchStatus.ACTIVE
         match.started_at = match.turn_started_at = timezone.now()

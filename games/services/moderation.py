@@ -6,6 +6,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from .. import realtime
 from ..models import (
     EndReason,
     Match,
@@ -76,11 +77,12 @@ def match_abort_moderated(*, moderator, match_id: int, reason: str) -> Match:
 
 def player_suspend(*, moderator, player, reason: str) -> None:
     """The player can no longer log in or play; their matches in play go to their opponents
-    (open ones are called off)."""
+    (open ones are called off), and their open sockets close."""
     reason = _reason(reason)
     with transaction.atomic():
         player.is_active = False  # Django refuses inactive users' logins and sessions
         player.save(update_fields=["is_active"])
+        realtime.sessions_check_on_commit(player.pk)
         _audit(moderator, ModerationAction.Kind.SUSPEND, reason, player=player)
         mine = Match.objects.filter(Q(player0=player) | Q(player1=player))
         for match in mine.filter(status=MatchStatus.ACTIVE).select_related("player0", "player1"):

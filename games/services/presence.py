@@ -2,26 +2,41 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from .. import realtime
-from ..models import (
-    Connection,
-    Match,
-)
+from ..models import Connection, Match
+from ..selectors import PRESENCE_TIMEOUT
+from .core import _player_locked
+from .errors import TooOften
 
 
 def connection_open(*, match_id: int, user, channel_name: str) -> Match:
-    """A socket opened on the match: recorded for presence (the match's other sockets hear of
-    it). Returns the match as it stands, for the new socket's first board."""
+    """A socket opened on the match: recorded for presence (when a player arrived, the match's
+    other sockets hear of it). Returns the match as it stands, for the new socket's first board.
+
+    Refused (TooOften) past ``SOCKETS_PER_PLAYER`` live sockets of this player, or past
+    ``SOCKETS_PER_MATCH`` on the match for a spectator (its players always get in)."""
     with transaction.atomic():
+        # A player's sockets open one at a time, so their cap holds exactly; a match's holds
+        # give or take the arrivals of the same instant.
+        _player_locked(user)
+        live = Connection.objects.filter(seen_at__gte=timezone.now() - PRESENCE_TIMEOUT)
+        if live.filter(user=user).count() >= settings.SOCKETS_PER_PLAYER:
+            raise TooOften("too_many_sockets")
+        match = Match.objects.select_related("player0", "player1", "winner").get(pk=match_id)
+        playing = match.seat_of(user) is not None
+        cap = settings.SOCKETS_PER_MATCH  # counted no further: the cost does not grow with it
+        if not playing and live.filter(match_id=match_id)[:cap].count() >= cap:
+            raise TooOften("watchers_cap")
         # A channel name is new with every socket: a plain INSERT.
         Connection.objects.create(
             channel_name=channel_name, match_id=match_id, user=user, seen_at=timezone.now()
         )
-        match = Match.objects.select_related("player0", "player1", "winner").get(pk=match_id)
-        realtime.send_event_on_commit(match_id, presence=True, opened=channel_name)
+        if playing:  # boards show whether the opponent is there; nobody is told of spectators
+            realtime.send_event_on_commit(match_id, presence=True, opened=channel_name)
     return match
 
 
@@ -30,7 +45,9 @@ def connections_touch(*, channel_names: list[str]) -> None:
     Connection.objects.filter(channel_name__in=channel_names).update(seen_at=timezone.now())
 
 
-def connection_close(*, match_id: int, channel_name: str) -> None:
+def connection_close(*, match_id: int, channel_name: str, playing: bool = True) -> None:
+    """``playing``: the socket was a player's (a spectator's going changes no board)."""
     with transaction.atomic():
         Connection.objects.filter(channel_name=channel_name).delete()
-        realtime.send_event_on_commit(match_id, presence=True)
+        if playing:
+            realtime.send_event_on_commit(match_id, presence=True)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from datetime import timedelta
 
-from ..models import (
-    ModerationAction,
-    Report,
-)
-from .core import _locked
-from .errors import Conflict, GameError, NotAllowed
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from ..models import ModerationAction, Report
+from .core import _locked, _player_locked
+from .errors import Conflict, GameError, NotAllowed, TooOften
 from .moderation import _audit, _reason
 
 
@@ -19,11 +20,18 @@ def report_create(*, reporter, match_id: int, reason: str, details: str = "") ->
         raise GameError("bad_report_reason")
     with transaction.atomic():
         match = _locked(match_id)
+        _player_locked(reporter)
         seat = match.seat_of(reporter)
         if seat is None or match.players[seat ^ 1] is None:
             raise NotAllowed("report_own_opponent")
         if match.computer:
             raise NotAllowed("report_computer")
+        mine = Report.objects.filter(reporter=reporter)
+        if mine.filter(match=match, status=Report.Status.OPEN).exists():
+            raise Conflict("already_reported")
+        hour_ago = timezone.now() - timedelta(hours=1)
+        if mine.filter(created_at__gte=hour_ago).count() >= settings.REPORTS_PER_HOUR:
+            raise TooOften("reports_per_hour", count=settings.REPORTS_PER_HOUR)
         return Report.objects.create(
             reporter=reporter, reported=match.players[seat ^ 1], match=match,
             reason=reason, details=(details or "")[:2000],

@@ -10,7 +10,9 @@
   var REFUSALS = {
     4401: words.sessionEnded || "Your session has ended: log in again to keep playing.",
     4403: words.notAllowed || "You are not allowed to watch this match.",
-    4404: words.noMatch || "There is no such match."
+    4404: words.noMatch || "There is no such match.",
+    4429: words.tooMany ||
+      "Too many connections are open: close some of your other tabs, then reload this page."
   };
   // The extension itself retries after these codes (abnormal closure, restarts).
   var RETRIED = [1006, 1011, 1012, 1013];

@@ -27,16 +27,16 @@ EVENT_KEYS = {"type", "match_id", "version", "presence", "opened"}
 
 
 class Wiretap:
-    """Every message the channel layer publishes on Redis for this match (its group) or for
-    anyone (the lobby, single sockets). Pub/sub ignores Redis database numbers: other matches'
-    groups, from other test runs on the same Redis, are left out."""
+    """Every message the channel layer publishes on Redis for this match's group and the
+    lobby's (every lobby socket hears of a match that starts or ends). Pub/sub ignores Redis
+    database numbers: other test runs' groups on the same Redis are left out."""
 
     def __init__(self, url: str, match_id: int):
         import redis
 
         self.pubsub = redis.Redis.from_url(url).pubsub()
         self.pubsub.psubscribe("asgi*")
-        self.ours = f"asgi__group__match_{match_id}".encode()
+        self.ours = {f"asgi__group__match_{match_id}".encode(), b"asgi__group__lobby"}
         self.messages: list[bytes] = []
         self.running = True
         self.thread = threading.Thread(target=self._listen, daemon=True)
@@ -46,8 +46,7 @@ class Wiretap:
         while self.running:
             message = self.pubsub.get_message(timeout=0.1)
             if message and message["type"] == "pmessage":
-                channel = message["channel"]
-                if channel == self.ours or not channel.startswith(b"asgi__group__match_"):
+                if message["channel"] in self.ours:
                     self.messages.append(message["data"])
 
     def stop(self) -> list[bytes]:

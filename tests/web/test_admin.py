@@ -6,6 +6,7 @@ import pytest
 
 from games import services
 from games.engine import legal_actions
+from games.engine.verify import commitment
 
 pytestmark = pytest.mark.django_db
 
@@ -26,9 +27,52 @@ def test_staff_find_a_match_by_player_and_read_its_move_log(client, staff, alice
     listing = client.get("/admin/games/match/?q=alic").content.decode()
     assert f"/admin/games/match/{match.pk}/change/" in listing
     page = client.get(f"/admin/games/match/{match.pk}/change/").content.decode()
-    assert match.seed in page  # moderators may see the seed
     assert str(legal_actions(state)[0]) in page  # the move log
     assert 'name="moves-0-action"' not in page  # read-only: no form field for a move
+
+
+def test_no_seed_in_the_admin_while_the_match_is_in_play_only_its_commitment(
+    client, staff, alice, bob
+):
+    match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
+    client.force_login(staff)
+    pages = [
+        client.get(f"/admin/games/match/{match.pk}/change/"),
+        client.get("/admin/games/match/"),
+        client.get(f"/admin/games/match/{match.pk}/history/"),
+    ]
+    for page in pages:
+        assert page.status_code == 200
+        assert match.seed not in page.content.decode()
+    found = client.get(f"/admin/games/match/?q={match.seed[:12]}").content.decode()
+    assert "0 results" in found  # nor can it be found by guessing at it
+    assert commitment(int(match.seed)) in pages[0].content.decode()
+    services.match_resign(user=alice, match_id=match.pk)
+    page = client.get(f"/admin/games/match/{match.pk}/change/").content.decode()
+    assert match.seed in page  # over: anyone may check the deals
+
+
+def test_the_dealers_discard_is_hidden_in_the_admins_move_log_until_the_end(
+    client, staff, alice, bob
+):
+    match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
+    state = match.state
+    dealer = state.dealer
+    match = services.move_apply(
+        user=match.players[state.turn], match_id=match.pk, action="order_up", version=1
+    )
+    while not any(str(a).startswith("discard") for a in legal_actions(match.state)):
+        take = next(str(a) for a in legal_actions(match.state) if str(a) in ("take_up", "accept"))
+        match = services.move_apply(
+            user=match.players[dealer], match_id=match.pk, action=take, version=match.version
+        )
+    discard = next(str(a) for a in legal_actions(match.state) if str(a).startswith("discard"))
+    services.move_apply(
+        user=match.players[dealer], match_id=match.pk, action=discard, version=match.version
+    )
+    client.force_login(staff)
+    page = client.get(f"/admin/games/match/{match.pk}/change/").content.decode()
+    assert discard not in page and "discard (shown when the match is over)" in page
 
 
 def test_nobody_edits_or_deletes_matches_moves_or_ratings_in_the_admin(client, staff, alice, bob):

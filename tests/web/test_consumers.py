@@ -21,6 +21,7 @@ from tests.tasks import run_due_tasks
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 ORIGIN = (b"origin", b"http://testserver")
+HOST = (b"host", b"testserver")  # a browser always names the host it came to
 
 
 def cookie_for(user) -> bytes:
@@ -30,7 +31,7 @@ def cookie_for(user) -> bytes:
 
 
 async def socket(user, path: str, origin=ORIGIN) -> WebsocketCommunicator:
-    headers = [origin]
+    headers = [HOST, origin]
     if user is not None:
         headers.append((b"cookie", await database_sync_to_async(cookie_for)(user)))
     return WebsocketCommunicator(application, path, headers=headers)
@@ -118,17 +119,32 @@ async def test_pushes_never_carry_a_card_hidden_from_the_viewer(alice, bob, caro
         await ws.disconnect()
 
 
+async def closed_with(communicator) -> int | None:
+    """The code the socket is closed with (frames sent before it are skipped)."""
+    while True:
+        output = await communicator.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            return output.get("code")
+
+
+async def refused_with(communicator) -> int | None:
+    """A refused socket is accepted first, then closed with a code the page can read: a
+    socket closed before it is accepted reaches the browser as a failed handshake (1006)."""
+    connected, _ = await communicator.connect()
+    assert connected
+    return await closed_with(communicator)
+
+
 async def test_refusals_close_with_clear_codes(alice, bob, carol):
     match = await start_match(alice, bob)
-    ws = await socket(None, f"/ws/matches/{match.pk}/")
-    assert (await ws.connect()) == (False, 4401)
-    ws = await socket(carol, "/ws/matches/999999/")
-    assert (await ws.connect()) == (False, 4404)
+    assert await refused_with(await socket(None, f"/ws/matches/{match.pk}/")) == 4401
+    assert await refused_with(await socket(None, "/ws/lobby/")) == 4401
+    assert await refused_with(await socket(carol, "/ws/matches/999999/")) == 4404
     await database_sync_to_async(Match.objects.filter(pk=match.pk).update)(spectators_allowed=False)
-    ws = await socket(carol, f"/ws/matches/{match.pk}/")
-    assert (await ws.connect()) == (False, 4403)
+    assert await refused_with(await socket(carol, f"/ws/matches/{match.pk}/")) == 4403
     ws = await socket(alice, f"/ws/matches/{match.pk}/")  # players are always welcome
     assert (await ws.connect())[0]
+    assert 'id="board"' in await board(ws)
     await ws.disconnect()
 
 
@@ -233,8 +249,7 @@ async def test_the_lobby_updates_when_a_match_opens(alice, bob, carol, monkeypat
     assert len(reads) == 2  # (hers read apart: she is the one with an open match)
     for ws in sockets.values():
         await ws.disconnect()
-    anonymous = await socket(None, "/ws/lobby/")
-    assert (await anonymous.connect()) == (False, 4401)
+    assert await refused_with(await socket(None, "/ws/lobby/")) == 4401
 
 
 async def test_nothing_is_pushed_for_a_rolled_back_move(alice, bob):

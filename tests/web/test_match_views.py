@@ -309,7 +309,10 @@ def test_the_seed_is_committed_to_during_play_and_revealed_at_the_end(clients, a
     assert f"<code data-seed>{active.seed}</code>" in page
 
 
-def test_the_leaderboard_ranks_players_with_five_rated_matches(clients, alice, bob, carol):
+def test_the_leaderboard_ranks_players_with_five_rated_matches(
+    clients, alice, bob, carol, settings
+):
+    settings.RATED_MATCHES_PER_PAIR_PER_DAY = 5  # all five count
     for _ in range(5):  # bob beats alice five times; carol plays none
         match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
         services.match_resign(user=alice, match_id=match.pk)

@@ -138,11 +138,14 @@ def test_a_suspended_players_session_no_longer_opens_a_socket(alice, bob, django
     async def connect():
         ws = WebsocketCommunicator(
             application, f"/ws/matches/{match.pk}/",
-            headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)],
+            headers=[
+                (b"host", b"testserver"), (b"origin", b"http://testserver"), (b"cookie", cookie),
+            ],
         )  # fmt: skip
-        return await ws.connect()
+        assert (await ws.connect())[0]
+        return (await ws.receive_output(timeout=5)).get("code")
 
-    assert async_to_sync(connect)() == (False, 4401)
+    assert async_to_sync(connect)() == 4401
     assert client.get("/play/").status_code == 302  # the old session is logged out too
 
 

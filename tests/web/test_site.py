@@ -36,6 +36,18 @@ def test_without_debug_a_missing_secret_key_stops_start_up_with_a_clear_message(
     assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
 
 
+@pytest.mark.parametrize("key", ["x", "test-only-not-secret", "ab" * 40])
+def test_without_debug_a_weak_secret_key_stops_start_up_with_a_clear_message(key):
+    result = django_check({"SECRET_KEY": key})
+    assert result.returncode != 0
+    assert "SECRET_KEY is too weak: use at least 50 characters" in result.stderr
+
+
+def test_a_strong_secret_key_starts_and_debug_allows_a_weak_one():
+    assert django_check({"SECRET_KEY": secrets.token_urlsafe(50)}).returncode == 0
+    assert django_check({"SECRET_KEY": "x", "DEBUG": "1"}).returncode == 0
+
+
 def test_debug_runs_without_a_secret_key():
     result = django_check({"DEBUG": "1"})
     assert result.returncode == 0, result.stderr

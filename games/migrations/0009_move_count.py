@@ -19,7 +19,7 @@ def count_moves(apps, schema_editor):
 class Migration(migrations.Migration):
     """The move sequence number gets a counter of its own (it was the match's version)."""
 
-    dependencies = [("games", "0007_worker_beats")]
+    dependencies = [("games", "0008_worker_beats")]
 
     operations = [
         migrations.AddField(

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_move_count'),
+        ('games', '0009_move_count'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_player_settings'),
+        ('games', '0007_name_skeletons'),
     ]
 
     operations = [

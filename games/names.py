@@ -1,0 +1,62 @@
+"""Player names that cannot pass for someone else's.
+
+Django already brings a new name to Unicode's NFKC form (``ａｌｉｃｅ`` is ``alice``) and refuses
+one that differs from a taken name only in case. Here, besides: a name must be written in one
+script (``аlice``, with a Cyrillic а, mixes two), and it must not look like a taken name or a
+computer's once each letter is replaced by the Latin letter it passes for (its *skeleton*, after
+Unicode's confusables list, which the ``confusable_homoglyphs`` package ships and keeps current).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from confusable_homoglyphs import confusables
+from django.conf import settings
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+# Look-alikes within ASCII itself (after case folding), as Unicode's confusables list maps them.
+_ASCII_LOOKALIKES = {"0": "o", "1": "l", "|": "l"}
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like: each letter as the Latin letter it passes for, case folded."""
+    shown = []
+    for char in unicodedata.normalize("NFKC", name).casefold():
+        if not char.isascii():
+            homoglyphs = confusables.confusables_data.get(char, ())
+            char = next((h["c"] for h in homoglyphs if h["c"].isascii()), char)
+        shown.append(_ASCII_LOOKALIKES.get(char, char.casefold()))
+    return "".join(shown).replace("rn", "m")
+
+
+def mixes_scripts(name: str) -> bool:
+    """Letters of more than one script (digits and ``- _ . @ +`` go with any)."""
+    return confusables.is_mixed_script(unicodedata.normalize("NFKC", name))
+
+
+def refusal(name: str) -> str | None:
+    """Why ``name`` may not be taken (in the player's words), or None."""
+    from django.utils.translation import gettext as _
+
+    from .models import COMPUTER_USERNAME, NameSkeleton
+
+    if mixes_scripts(name):
+        return _("Write your name in one alphabet (digits and - _ . @ + may go with it).")
+    shown = skeleton(name)
+    if shown.startswith(skeleton(COMPUTER_USERNAME.format(""))):
+        return _("Names starting with “computer-” belong to the computer players: choose another.")
+    if NameSkeleton.objects.filter(skeleton=shown).exists():
+        return _("This name looks too much like another player's: choose another.")
+    return None
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def _remember_skeleton(sender, instance, created, update_fields=None, **kwargs) -> None:
+    if created or update_fields is None or "username" in update_fields:
+        from .models import NameSkeleton
+
+        NameSkeleton.objects.update_or_create(
+            user=instance, defaults={"skeleton": skeleton(instance.username)}
+        )

@@ -1,0 +1,75 @@
+"""A socket the server refuses or closes tells the page why, in words, and the page stops
+trying: no reconnect loop."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def match_sockets(page) -> list:
+    """Every match socket the page opens, from now on."""
+    opened = []
+    page.on("websocket", lambda ws: opened.append(ws) if "/ws/matches/" in ws.url else None)
+    return opened
+
+
+def test_logging_out_elsewhere_closes_the_match_socket_and_the_page_says_so(
+    alice, bob, new_page, live_server_url
+):
+    match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
+    page = new_page(logged_in=alice)
+    opened = match_sockets(page)
+    page.goto(f"{live_server_url}/matches/{match.pk}/")
+    page.wait_for_selector("#board[data-version='1']")
+    other_tab = page.context.new_page()  # the same browser: the same session
+    other_tab.goto(f"{live_server_url}/play/")
+    other_tab.locator("form[action='/accounts/logout/']").evaluate("form => form.submit()")
+    other_tab.wait_for_url("**/")
+    page.wait_for_selector("#live-status:not([hidden])", timeout=5_000)
+    status = page.locator("#live-status").inner_text()
+    assert status == "Your session has ended: log in again to keep playing."
+    time.sleep(3)  # the extension would retry within a second or two
+    assert len(opened) == 1
+    assert page.locator("#live-status").inner_text() == status
+    other_tab.close()
+
+
+def test_a_private_match_starting_closes_a_watchers_socket_and_the_page_says_so(
+    alice, bob, carol, new_page, live_server_url
+):
+    match = services.match_create(user=alice, spectators_allowed=False)
+    page = new_page(logged_in=carol)
+    opened = match_sockets(page)
+    page.goto(f"{live_server_url}/matches/{match.pk}/")  # the invite: open to all
+    page.wait_for_selector("[data-action='join']")
+    time.sleep(0.5)  # the socket is open and in the match's group
+    bobs = new_page(logged_in=bob)  # he joins through the server, which pushes the news
+    bobs.goto(f"{live_server_url}/matches/{match.pk}/")
+    bobs.click("[data-action='join']")
+    bobs.wait_for_selector("#board[data-version='1']")
+    page.wait_for_selector("#live-status:not([hidden])", timeout=5_000)
+    status = page.locator("#live-status").inner_text()
+    assert status == "You are not allowed to watch this match."
+    time.sleep(3)
+    assert len(opened) == 1
+
+
+def test_one_socket_too_many_says_so_and_does_not_retry(
+    alice, bob, carol, new_page, live_server_url
+):
+    match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
+    for number in range(10):  # carol's other tabs, as the server sees them
+        services.connection_open(match_id=match.pk, user=carol, channel_name=f"tab{number}")
+    page = new_page(logged_in=carol)
+    opened = match_sockets(page)
+    page.goto(f"{live_server_url}/matches/{match.pk}/")
+    page.wait_for_selector("#live-status:not([hidden])", timeout=5_000)
+    assert page.locator("#live-status").inner_text().startswith("Too many connections are open")
+    time.sleep(3)
+    assert len(opened) == 1
