@@ -11,7 +11,14 @@ from django.test.utils import CaptureQueriesContext
 from games import services
 from games.models import Connection
 from tests.matches import start
-from tests.web.test_consumers import board, refused_with, socket, start_match
+from tests.web.test_consumers import (
+    board,
+    play_one,
+    refused_with,
+    socket,
+    start_match,
+    version_of,
+)
 
 TOO_MANY = 4429
 
@@ -65,14 +72,18 @@ async def test_a_spectators_arrival_and_departure_send_nothing_to_the_others(
     for number in range(5):
         fan = await database_sync_to_async(django_user_model.objects.create_user)(f"fan{number}")
         fans.append(await watching(fan, match.pk))
-    for ws in players + fans:  # the news of the players' own arrivals
-        while not await ws.receive_nothing(timeout=0.3):
-            await ws.receive_from()
+    # Pushes reach each socket in the order they were sent: after a move's board, nothing
+    # older is on its way.
+    moved, _ = await play_one(match.pk)
+    for ws in players + fans:
+        await board(ws, version=moved.version)
     late = await database_sync_to_async(django_user_model.objects.create_user)("late")
     newcomer = await watching(late, match.pk)
     await newcomer.disconnect()
-    for ws in players + fans:
-        assert await ws.receive_nothing(timeout=0.3)
+    moved, _ = await play_one(match.pk)
+    for ws in players + fans:  # the next frame each gets is the next move's board
+        frame = await ws.receive_from(timeout=5)
+        assert version_of(frame) == moved.version, frame[:400]
     for ws in players + fans:
         await ws.disconnect()
 
