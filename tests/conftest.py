@@ -37,6 +37,15 @@ def fresh_channel_layer():
 
 
 @pytest.fixture(autouse=True)
+def fresh_presence():
+    # Each process remembers who is connected to a match for a few seconds, by match id; a
+    # later test can reuse an id (SQLite): every test starts with nothing remembered.
+    from games import selectors
+
+    selectors._presence.clear()
+
+
+@pytest.fixture(autouse=True)
 def fresh_cache(settings, request):
     # Rate-limit counts live in the cache: every test starts with none (tests of the shared
     # Redis cache set CACHES themselves).
