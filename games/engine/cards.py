@@ -37,10 +37,6 @@ def same_colour(suit: int) -> int:
     return 3 - suit
 
 
-def card_code(card: int) -> str:
-    return CODES[card]
-
-
 def card_codes(cards) -> list[str]:
     return [CODES[c] for c in cards]
 
