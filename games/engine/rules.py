@@ -1,4 +1,4 @@
-"""The rules of two-hand euchre (RULES.md) as two functions over immutable states.
+"""The rules of two-hand euchre (docs/RULES.md) as two functions over immutable states.
 
 ``legal_actions(state)`` lists what the seat to act may do; ``apply(state, action)`` returns the
 next state or raises an ``IllegalAction`` saying why, leaving ``state`` as it was.
@@ -104,7 +104,7 @@ def _shuffle(seed: int, hand_number: int, deck: int, count: int) -> list[int]:
 
 
 def deal(seed: int, hand_number: int, deck: int = 24) -> Deal:
-    """The shuffle for hand ``hand_number`` of the match with this seed (RULES.md, "Deal")."""
+    """The shuffle for hand ``hand_number`` of the match with this seed (docs/RULES.md, "Deal")."""
     cards = _shuffle(seed, hand_number, deck, len(DECKS[deck]) - 1)
     return Deal((tuple(cards[0:5]), tuple(cards[5:10])), cards[10], tuple(cards[11:]))
 

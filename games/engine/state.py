@@ -52,7 +52,7 @@ class ActionKind(Enum):
 
 @dataclass(frozen=True)
 class Rules:
-    """The match options of RULES.md; the defaults are the rule book's."""
+    """The engine's match options (docs/RULES.md, "Match options"), with its defaults."""
 
     deck: int = 24
     target: int = 10
