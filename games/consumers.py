@@ -52,10 +52,9 @@ class HealthConsumer(AsyncJsonWebsocketConsumer):
 
 
 class Heartbeat:
-    """One per server process (per event loop): every ``REALTIME_HEARTBEAT_SECONDS`` one query
-    marks all of the process's match sockets as still connected (presence), one more reads
-    their matches' versions, and each socket catches up if its board is behind. Per socket,
-    that was two queries and a trip to a thread every few seconds for every open page."""
+    """One per server process (per event loop), so that the cost does not grow with the
+    sockets: every ``REALTIME_HEARTBEAT_SECONDS`` two queries mark all of its match sockets
+    present and read their matches' versions, and a socket whose board is behind catches up."""
 
     _by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 

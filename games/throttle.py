@@ -49,8 +49,7 @@ def hit(scope: str, key: str, limit: int, seconds: int) -> None:
 
 def _count(name: str, seconds: int) -> int:
     if isinstance(caches["default"], RedisCache):
-        # One round trip (a move's count sits on its way): start the window's count if this is
-        # its first event, then add one. Django's add and incr took three.
+        # One round trip, as every move waits on it: SET NX starts the window, INCR counts.
         key = cache.make_and_validate_key(name)
         pipe = caches["default"]._cache.get_client(key, write=True).pipeline(transaction=False)
         pipe.set(key, 0, ex=seconds + 1, nx=True)
