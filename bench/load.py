@@ -318,10 +318,11 @@ async def loop_lag(lags: list[float], every: float = 0.01) -> None:
 
 
 def start_server(port: int, workers: int, env: dict[str, str]) -> subprocess.Popen:
-    """``uvicorn --workers N`` on ``port``, once it answers ``/healthz``."""
+    """``uvicorn --workers N`` on ``port``, started as the README starts it, once it answers
+    ``/healthz``."""
     server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "euchre_site.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", str(workers), "--no-access-log",
+        [sys.executable, "-m", "uvicorn", "euchre_site.asgi:served", "--factory",
+         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers), "--no-access-log",
          "--log-level", "warning", "--ws-per-message-deflate", "false",
          "--timeout-keep-alive", "75"],
         cwd=ROOT, env=env, start_new_session=True,
