@@ -12,6 +12,7 @@ import json
 import logging
 import weakref
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
@@ -33,7 +34,21 @@ NOT_ALLOWED = 4403
 NO_SUCH_MATCH = 4404
 
 
-class HealthConsumer(AsyncJsonWebsocketConsumer):
+class Dispatch:
+    """Channels' ``dispatch``, less its first step: closing stale database connections, which
+    costs every message (each push, each frame) a trip to a worker thread and back. These
+    consumers reach the database only through ``database_sync_to_async``, which closes
+    them itself (on Channels' one database thread per process). tests/web/test_dispatch.py
+    fails if Channels' own ``dispatch`` comes to do more than that first step."""
+
+    async def dispatch(self, message: dict) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class HealthConsumer(Dispatch, AsyncJsonWebsocketConsumer):
     """``/ws/health/``: answers once a message has made a round trip through the channel layer.
 
     Operators (and the browser test) use it to see that websockets and the layer (Redis in
@@ -110,7 +125,7 @@ def _error_frame(message: str) -> str:
     return render_to_string("partials/error_frame.html", {"error": message})
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
     """``/ws/matches/<id>/``: the board of one match, pushed after every committed change."""
 
     async def connect(self) -> None:
@@ -251,7 +266,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return render_to_string("match.html#board", context)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(Dispatch, AsyncWebsocketConsumer):
     """``/ws/lobby/``: the lobby's lists, pushed when a match opens, starts or ends."""
 
     async def connect(self) -> None:
