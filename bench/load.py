@@ -85,7 +85,9 @@ def setup_matches(count: int, computer: str = "") -> list[tuple[int, str, str]]:
         if computer:
             match = services.match_create_computer(user=a, strength=computer)
         else:
-            match = services.match_join(user=b, match_id=services.match_create(user=a).pk)
+            # No move clock: a slow seating must not end matches on time (a version with no move).
+            opened = services.match_create(user=a, move_seconds=None)
+            match = services.match_join(user=b, match_id=opened.pk)
         cookies = []
         for user in (a,) if computer else (a, b):
             client = Client()
@@ -398,10 +400,11 @@ async def loop_lag(lags: list[float], every: float = 0.01) -> None:
 
 
 def start_server(port: int, workers: int, env: dict[str, str]) -> subprocess.Popen:
-    """``uvicorn --workers N`` on ``port``, once it answers ``/healthz``."""
+    """``uvicorn --workers N`` on ``port``, started as the README starts it, once it answers
+    ``/healthz``."""
     server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "euchre_site.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", str(workers), "--no-access-log",
+        [sys.executable, "-m", "uvicorn", "euchre_site.asgi:served", "--factory",
+         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers), "--no-access-log",
          "--log-level", "warning", "--ws-per-message-deflate", "false",
          "--timeout-keep-alive", "75"],
         cwd=ROOT, env=env, start_new_session=True,

@@ -22,10 +22,14 @@ application = ProtocolTypeRouter(
     }
 )
 
-# The cyclic collector, tuned for a server holding hundreds of sockets: young collections every
-# 10,000 allocations instead of 700, older ones far less often. A full collection walks every
-# object the process holds (30 to 130 ms with 200 sockets) and stalls each of its sockets
-# meanwhile. Measured with bench/load.py (200 matches, 60 s of play): full collections per
-# process fell from 7 to 2, the collector's time from about 0.8 s to 0.3 s, and the
-# move-to-push p99 from about 140 ms to about 100 ms.
-gc.set_threshold(10_000, 50, 100)
+
+def served():
+    """The application as a long-running server runs it, tuned at start-up rather than when
+    imported (tests and commands import the module too):
+    ``uvicorn euchre_site.asgi:served --factory`` calls this once in each worker process.
+
+    The cyclic collector collects young objects every 10,000 allocations instead of 700 and
+    the whole heap rarely: with a few hundred sockets open, a full collection stalls every
+    socket of the process for 100-200 ms (bench/load.py)."""
+    gc.set_threshold(10_000, 50, 100)
+    return application

@@ -165,10 +165,9 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # Redis pub/sub: a push reaches a process's sockets in one delivery. The list-based
-            # layer (channels_redis.core) pops one message per four Redis round trips per
-            # process, and with a few hundred sockets busy it fell behind (bench/load.py).
-            # Pushes are not stored: a socket that misses one catches up at its heartbeat.
+            # Redis pub/sub: one delivery per process (the list-based layer fell behind under
+            # bench/load.py). Pushes are not stored: a socket that misses one catches up at
+            # its heartbeat.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }

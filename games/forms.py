@@ -28,7 +28,7 @@ class SignupForm(UserCreationForm):
 
 
 class MatchOptionsForm(forms.Form):
-    """The rules of a match (RULES.md options), whoever the opponent is."""
+    """The rules of a match (docs/RULES.md, "Match options"), whoever the opponent is."""
 
     deck = forms.TypedChoiceField(
         choices=[

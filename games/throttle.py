@@ -50,7 +50,7 @@ def hit(scope: str, key: str, limit: int, seconds: int) -> None:
 
 def _count(name: str, seconds: int) -> int:
     if isinstance(caches["default"], RedisCache):
-        # One round trip: start the window's count if this is its first event, then add one.
+        # One round trip, as every move waits on it: SET NX starts the window, INCR counts.
         pipe = get_redis_connection("default").pipeline(transaction=False)
         key = cache.make_and_validate_key(name)
         pipe.set(key, 0, ex=seconds + 1, nx=True)

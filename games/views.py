@@ -37,11 +37,22 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def rules(request: HttpRequest) -> HttpResponse:
-    """The rule book (RULES.md) in the reader's language, with the same card examples."""
+    """The rule book (docs/RULES.md) in the reader's language, section by section, with the
+    same card examples and the match options as the lobby's form offers them."""
+    options = [
+        {
+            "label": field.label,
+            "choices": [label for _value, label in getattr(field, "choices", ())],
+            "help_text": field.help_text,
+        }
+        for field in MatchCreateForm().fields.values()
+    ]
     context = {
         "rules": Rules(),
         "clubs_order": [Card(c) for c in "JC JS AC KC QC TC 9C".split()],
         "trick_example": [Card(c) for c in "AS JD".split()],
+        "options": options,
+        "jack_of_hearts": Card("JH"),
         "glossary": [{"word": word, "meaning": meaning} for _term, word, meaning in TERMS],
     }
     return render(request, "rules.html", context)

@@ -16,7 +16,7 @@ TRICKS_PER_HAND = 5
 
 
 def points_for_maker(tricks: int) -> int:
-    """RULES.md, "Scoring", from the maker's side: march +2, made +1, euchred -2."""
+    """docs/RULES.md, "Scoring", from the maker's side: march +2, made +1, euchred -2."""
     if tricks == TRICKS_PER_HAND:
         return 2
     return 1 if tricks >= 3 else -2

@@ -1,4 +1,4 @@
-"""Cards, decks and the trump-dependent card order (RULES.md, "Card order").
+"""Cards, decks and the trump-dependent card order (docs/RULES.md, "Card order").
 
 A card is a small int: ``suit * 8 + rank`` for the 32 suited cards, and 32 for the joker.
 Hands are bit masks over those ints, so following suit is one ``&`` and a hand is a plain int.
@@ -35,10 +35,6 @@ def rank_of(card: int) -> int:
 def same_colour(suit: int) -> int:
     """The other suit of the same colour: clubs/spades, diamonds/hearts."""
     return 3 - suit
-
-
-def card_code(card: int) -> str:
-    return CODES[card]
 
 
 def card_codes(cards) -> list[str]:

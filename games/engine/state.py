@@ -6,7 +6,7 @@ that never change (never positions).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum
 from typing import NamedTuple
 
@@ -22,9 +22,6 @@ class Phase(Enum):
     ROUND_TWO = "round_two"  # naming any other suit
     PLAY = "play"
     MATCH_OVER = "match_over"
-
-
-BIDDING_PHASES = frozenset({Phase.NAME_JOKER, Phase.ROUND_ONE, Phase.ROUND_TWO})
 
 
 class UpcardFate(Enum):
@@ -55,7 +52,7 @@ class ActionKind(Enum):
 
 @dataclass(frozen=True)
 class Rules:
-    """The match options of RULES.md; the defaults are the rule book's."""
+    """The engine's match options (docs/RULES.md, "Match options"), with its defaults."""
 
     deck: int = 24
     target: int = 10
@@ -214,25 +211,26 @@ class State:
         return self.phase is Phase.MATCH_OVER
 
 
+FIELDS = frozenset(field.name for field in fields(State))
 _new = object.__new__
 _set = object.__setattr__
 
 
 def evolve(state: State, changes: dict) -> State:
-    """A copy of ``state`` with ``changes``: the engine's hot path.
+    """A copy of ``state`` with ``changes``; a name that is not a field raises ``TypeError``.
 
-    ``dataclasses.replace`` runs the frozen ``__init__`` (about 2 µs for this many fields);
-    copying the instance dict is about four times faster and still never mutates ``state``.
+    It copies the instance dict: ``dataclasses.replace`` runs the frozen ``__init__`` and
+    costs bench/engine.py a third of its hands per second.
     """
-    fields = state.__dict__.copy()
-    fields.update(changes)
-    new = _new(State)
-    _set(new, "__dict__", fields)
-    return new
+    if not changes.keys() <= FIELDS:
+        raise TypeError(f"State has no field {sorted(changes.keys() - FIELDS)}")
+    state_fields = state.__dict__.copy()
+    state_fields.update(changes)
+    return from_fields(state_fields)
 
 
-def from_fields(fields: dict) -> State:
+def from_fields(state_fields: dict) -> State:
     """A state from a complete field dict (a copy of another state's ``__dict__``, changed)."""
     new = _new(State)
-    _set(new, "__dict__", fields)
+    _set(new, "__dict__", state_fields)
     return new

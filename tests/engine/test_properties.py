@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import Rules, apply, legal_actions, new_match, replay, view_for
 from games.engine.cards import CODES, DECKS, cards_in
-from games.engine.state import Phase, UpcardFate
+from games.engine.state import FIELDS, Phase, UpcardFate, evolve
 from games.engine.view import hidden_cards
 
 from .positions import codes_in
@@ -55,6 +56,7 @@ def play_out(seed: int, rules: Rules, choices: random.Random, check_every_step: 
         assert legal_actions(state, seat ^ 1) == ()  # exactly one seat acts at a time
         assert all(a.seat == seat for a in legal)
         if check_every_step:
+            assert state.__dict__.keys() == FIELDS  # no path wrote a misspelt field
             assert conserved(state)
             check_views(state)
             assert max(state.scores) < rules.target
@@ -109,6 +111,13 @@ def test_a_refused_action_leaves_the_state_untouched(seed, rules, choice_seed):
                 raise AssertionError(f"{wrong} was not legal but was applied")
             assert state.__dict__ == snapshot
         state = apply(state, choices.choice(sorted(legal, key=str)))
+
+
+def test_a_misspelt_field_is_refused_not_added():
+    state = new_match(1)
+    with pytest.raises(TypeError, match="trumps"):
+        evolve(state, {"trumps": 0})
+    assert evolve(state, {"trump": 0}).trump == 0
 
 
 def test_every_card_code_is_two_characters():

@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md, positions built from compact card strings."""
+"""One test per rule of docs/RULES.md, positions built from compact card strings."""
 
 from __future__ import annotations
 

@@ -41,7 +41,7 @@ def run(*args: str) -> list[dict]:
 
 
 def effective_suit(card: str, trump: str) -> str:
-    """Written again from RULES.md, independently of the engine, to check its transcript."""
+    """Written again from docs/RULES.md, independently of the engine, to check its transcript."""
     if card == "JK":
         return trump
     if card[0] == "J" and card[1] == SAME_COLOUR[trump]:

@@ -62,6 +62,22 @@ def test_daphne_serves_asgi_and_channels_is_installed():
     assert settings.ASGI_APPLICATION == "euchre_site.asgi.application"
 
 
+def test_importing_the_application_leaves_the_process_as_it_was_and_serving_tunes_it():
+    """Process tuning happens where the server starts (uvicorn's --factory call in each worker,
+    as the README's command runs it), never when a test or a command imports the module."""
+    script = (
+        "import gc; default = gc.get_threshold(); import euchre_site.asgi;"
+        "imported = gc.get_threshold(); import uvicorn;"
+        "config = uvicorn.Config('euchre_site.asgi:served', factory=True); config.load();"
+        "print(default == imported, gc.get_threshold())"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split(None, 1) == ["True", "(10000, 50, 100)\n"]
+
+
 def test_the_database_and_channel_layer_follow_the_environment():
     engine = settings.DATABASES["default"]["ENGINE"]
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
