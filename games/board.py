@@ -61,6 +61,11 @@ class Card:
         return self.is_joker or self.code[1] in "DH"
 
     @property
+    def label(self) -> str:
+        """What a screen reader says for the card on its own."""
+        return _("Joker") if self.is_joker else self.name
+
+    @property
     def name(self) -> str:
         if self.is_joker:
             return _("the joker")
@@ -74,6 +79,15 @@ class Control:
     kind: str  # the data-action hook: "order_up", "name"...
     label: str
     suit: str = ""
+
+    @property
+    def key(self) -> str:
+        """The access key shown on the button: the suit's letter, or the action's."""
+        return self.suit or ACCESS_KEYS[self.kind]
+
+
+# Each is the same in every language, like the suits' letters: "7" is "7" everywhere.
+ACCESS_KEYS = {"pass": "P", "order_up": "O", "accept": "A", "take_up": "T", "leave": "L"}
 
 
 CONTROL_LABELS = {
@@ -163,14 +177,7 @@ def board_context(
     discarding = view.phase == "discard"
     card_actions = {a.split(":")[1]: a for a in legal if a.startswith(("play:", "discard:"))}
     hand = [Card(code) for code in view.hand]
-    trick = [{"name": names[s], "mine": s == seat, "card": Card(c)} for s, c in view.trick]
-    last_trick = None
-    if view.tricks:
-        done = view.tricks[-1]
-        last_trick = {
-            "plays": [{"name": names[s], "card": Card(c)} for s, c in done.plays],
-            "winner": names[done.winner],
-        }
+    trick = [{"name": names[s], "mine": s == me, "card": Card(c)} for s, c in view.trick]
     upcard = Card(view.upcard)
     trump = view.trump
     context.update(
@@ -182,8 +189,12 @@ def board_context(
             "their_name": names[them],
             "your_turn": seat is not None and view.turn == seat,
             "turn_name": names[view.turn] if view.turn is not None else "",
-            "hand": [{"card": card, "action": card_actions.get(card.code, "")} for card in hand],
+            "hand": [
+                {"card": card, "action": card_actions.get(card.code, ""), "key": str(number)}
+                for number, card in enumerate(hand, start=1)
+            ],
             "card_kind": "discard" if discarding else "play",
+            "hand_has_choice": bool(card_actions),
             "their_count": view.hand_sizes[them],
             "my_count": view.hand_sizes[me],
             "upcard": upcard,
@@ -201,7 +212,14 @@ def board_context(
             "my_tricks": view.tricks_won[me],
             "their_tricks": view.tricks_won[them],
             "trick": trick,
-            "last_trick": last_trick,
+            **trick_context(view, names, me),
+            "log": hand_log(view, names),
+            # Shown beside the next deal until that hand's first trick is taken.
+            "hand_summary": (
+                hand_summary(view.results[-1], names, seat)
+                if view.results and (not view.tricks or view.phase == "match_over")
+                else None
+            ),
             "controls": [_control(a) for a in legal if not a.startswith(("play:", "discard:"))],
             "playing": playing,
             "discarding": discarding,
@@ -211,6 +229,7 @@ def board_context(
             ),
             "target": view.rules["target"],
             "prompt": _prompt(view, seat, names),
+            "turn_title": _("● Your turn · Match %(number)s") % {"number": match.pk},
         }
     )
     context["acting"] = view.turn if match.status == MatchStatus.ACTIVE else None
@@ -394,3 +413,110 @@ def replay_context(match: Match, step: int) -> dict:
         "commitment": commitment(int(match.seed)),
         "report_reasons": Report.Reason.choices,
     }
+
+
+def log_words(entry, names, seat) -> str:
+    """One line of the move log, in the viewer's language: never a card the viewer did not
+    see (the view gives the discard's card to the dealer only)."""
+    who = names[entry.seat] if entry.seat is not None else ""
+    if entry.kind == "deal":
+        return _("Hand %(number)s: %(player)s deals; the upcard is %(card)s.") % {
+            "number": entry.hand + 1,
+            "player": who,
+            "card": Card(entry.card).name,
+        }
+    if entry.kind == "bid" and entry.suit:
+        line = {
+            "order_up": _("%(player)s orders up %(suit)s"),
+            "accept": _("%(player)s takes up the upcard: %(suit)s are trump"),
+        }[entry.action]
+        return line % {"player": who, "suit": SUIT_NAMES[entry.suit]}
+    if entry.kind == "bid":
+        return move_words(who, entry.action)
+    if entry.kind == "discard":
+        if entry.card:
+            return move_words(who, f"discard:{entry.card}")
+        return _("%(player)s discards a card face down") % {"player": who}
+    if entry.kind == "play":
+        return move_words(who, f"play:{entry.card}")
+    if entry.kind == "trick":
+        return _("%(player)s wins the trick") % {"player": who}
+    return _outcome_line(entry, seat, names)
+
+
+def hand_log(view, names) -> list[dict]:
+    """The log's lines, each with a key that stays the same from push to push (the page
+    appends only the lines it has not shown, so a screen reader hears each once)."""
+    counts: dict[int, int] = {}
+    lines = []
+    for entry in view.log:
+        counts[entry.hand] = counts.get(entry.hand, 0) + 1
+        lines.append(
+            {
+                "key": f"{entry.hand}-{counts[entry.hand]}",
+                "kind": entry.kind,
+                "mine": entry.seat == view.seat and entry.kind in ("bid", "discard", "play"),
+                "text": log_words(entry, names, view.seat),
+            }
+        )
+    return lines
+
+
+POINTS_WHY = {
+    "made": gettext_lazy("made: 1 point to %(player)s"),
+    "march": gettext_lazy("march: 2 points to %(player)s"),
+    "euchred": gettext_lazy("euchred: 2 points to the defender, %(player)s"),
+}
+
+
+def hand_summary(result, names, seat) -> dict:
+    """A finished hand, as the table tells it: who made what trump, the tricks of each side,
+    the points and why, and (for that hand's dealer only) the discard."""
+    summary = {
+        "number": result.number + 1,
+        "outcome": result.outcome,
+        "points": result.points,
+        "discard": Card(result.discard) if result.discard else None,
+        "dealer": names[result.dealer],
+    }
+    if result.outcome == "passed_out":
+        summary["line"] = _outcome_line(result, seat, names)
+        return summary
+    scorer = result.maker if result.outcome != "euchred" else result.maker ^ 1
+    summary.update(
+        {
+            "made": _("%(player)s made %(suit)s trump")
+            % {
+                "player": names[result.maker],
+                "suit": SUIT_NAMES[result.trump],
+            },
+            "tricks": [{"name": names[s], "count": result.tricks_won[s]} for s in (0, 1)],
+            "why": POINTS_WHY[result.outcome] % {"player": names[scorer]},
+            "line": _outcome_line(result, seat, names),
+        }
+    )
+    return summary
+
+
+def trick_context(view, names, seat) -> dict:
+    """The trick on the table and the last one taken. A trick that has just been completed
+    (the latest entry of the log is its winner, even if a new deal or the match's end came
+    with it) is still shown on the table: the page lets it sit there for a beat."""
+    context = {"trick_done": None, "last_trick": None, "new_card": ""}
+    done = view.last_trick
+    if done is not None:
+        context["last_trick"] = {
+            "plays": [
+                {"name": names[s], "mine": s == seat, "card": Card(c)} for s, c in done.plays
+            ],
+            "winner": names[done.winner],
+            "won_by_me": done.winner == seat,
+        }
+    kinds = [entry.kind for entry in view.log[-3:]]
+    just_done = (kinds[-1:] == ["trick"] or kinds[-2:] == ["trick", "result"]
+                 or kinds == ["trick", "result", "deal"])  # fmt: skip
+    if done is not None and just_done and not view.trick:
+        context["trick_done"] = context["last_trick"]
+    if view.log and view.log[-1].kind == "play":
+        context["new_card"] = view.log[-1].card
+    return context

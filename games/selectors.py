@@ -11,7 +11,15 @@ from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from .models import Connection, Match, MatchStatus, PlayerRating, RatingChange, WorkerBeat
+from .models import (
+    Connection,
+    Match,
+    MatchStatus,
+    PlayerRating,
+    PlayerSettings,
+    RatingChange,
+    WorkerBeat,
+)
 
 
 def open_matches(*, exclude_user=None) -> QuerySet[Match]:
@@ -178,3 +186,8 @@ def rating_history(*, user) -> list[int]:
     afters = list(changes.values_list("after", flat=True))
     first = changes.values_list("before", flat=True).first()
     return [first, *afters] if afters else []
+
+
+def sound_on(*, user) -> bool:
+    """The player's choice of a sound on their turn (off unless they turned it on)."""
+    return PlayerSettings.objects.filter(user=user, sound=True).exists()
