@@ -109,13 +109,13 @@ def _control(text: str) -> Control:
 
 
 def _outcome_line(result, seat, names) -> str:
-    if result is None:
-        return ""
+    """How a hand ended, for this viewer: ``result`` is a hand's result or its log entry."""
+    maker = result.seat if hasattr(result, "seat") else result.maker
     if result.outcome == "passed_out":
         return _("Both passed twice: no trump, the cards are dealt again.")
-    who = {"maker": names[result.maker]}
+    who = {"maker": names[maker]}
     if seat is not None:
-        mine = result.maker == seat
+        mine = maker == seat
         if result.outcome == "euchred":
             if mine:
                 return _("You were euchred: 2 points to your opponent.")
@@ -224,9 +224,6 @@ def board_context(
             "playing": playing,
             "discarding": discarding,
             "discard": Card(view.discard) if view.discard else None,
-            "last_hand_line": _outcome_line(
-                view.results[-1] if view.results else None, seat, names
-            ),
             "target": view.rules["target"],
             "prompt": _prompt(view, seat, names),
             "turn_title": _("● Your turn · Match %(number)s") % {"number": match.pk},
