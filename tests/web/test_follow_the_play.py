@@ -76,7 +76,7 @@ def test_the_fifth_card_stays_on_the_table_with_the_summary_beside_the_next_deal
         page = board(user, match)
         pause = section(page, "data-trick-pause")  # the table still shows the completed trick
         last_trick = section(page, "data-last-trick")
-        for seat, card in last.plays:
+        for _seat, card in last.plays:
             assert f'data-card="{card_code(card)}"' in pause
             assert f'data-card="{card_code(card)}"' in last_trick
         assert f"won by {match.players[last.winner].username}" in last_trick
@@ -158,7 +158,7 @@ def test_cards_that_cannot_be_played_say_so_and_the_hand_is_not_faded(alice, bob
 
 
 def test_the_joker_is_labelled_joker(alice, bob):
-    for seed in range(1, 200):  # a deck with a joker; the first deal that turns it up
+    for _attempt in range(1, 200):  # a deck with a joker; the first deal that turns it up
         match = start(alice, bob, deck=25)
         if match.state.upcard == 32:
             break
