@@ -19,7 +19,8 @@
   }
 
   function syncLog(source) {
-    var log = document.getElementById("move-log");
+    var box = document.getElementById("move-log");
+    var log = box && box.querySelector("ol");
     if (!log || !source) return [];
     var keep = {};
     var added = [];
@@ -34,7 +35,7 @@
     log.querySelectorAll("li[data-key]").forEach(function (line) {
       if (!keep[line.dataset.key]) line.remove(); // a hand older than the log keeps
     });
-    log.scrollTop = log.scrollHeight;
+    box.scrollTop = box.scrollHeight;
     return added;
   }
 

@@ -146,7 +146,7 @@ def key_for(tree: str, page) -> str:
     assert re.search(r'button "(Play|Discard) ', tree), tree
     if "not playable now" in tree:
         assert re.search(r'img "[^"]+, not playable now"', tree)
-    focused = page.evaluate("document.activeElement.getAttribute('aria-label') || ''")
+    focused = page.evaluate("document.activeElement.textContent.trim()")
     if focused.startswith("Play ") and page.evaluate("Math.random() < 0.5"):
         return "Enter"  # the focused card (the first playable)
     digit = page.evaluate("document.activeElement.dataset.key")
