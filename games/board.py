@@ -378,6 +378,11 @@ def replay_context(match: Match, step: int) -> dict:
         for r in final.results
     ]
     last = moves[step - 1] if step else None
+    # The same summary as the table's, beside the next deal; face up, so the discard too.
+    hand_summary_now = None
+    if state.results and (not state.tricks or state.is_over):
+        shown = view_for(state, state.results[-1].dealer).results[-1]
+        hand_summary_now = hand_summary(shown, names, None)
     return {
         "match": match,
         "names": names,
@@ -407,6 +412,7 @@ def replay_context(match: Match, step: int) -> dict:
         "tricks_won": state.tricks_won,
         "last_move": move_words(names[last[0]], last[1]) if last else _("The first deal."),
         "summary": summary,
+        "hand_summary": hand_summary_now,
         "commitment": commitment(int(match.seed)),
         "report_reasons": Report.Reason.choices,
     }

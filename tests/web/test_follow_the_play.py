@@ -10,9 +10,9 @@ from django.test import Client
 
 from games import services
 from games.board import Card
-from games.engine import legal_actions
+from games.engine import Action, apply, legal_actions
 from games.models import Match, PlayerSettings
-from tests.matches import start
+from tests.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db
 
@@ -209,3 +209,30 @@ def card_code(card: int) -> str:
 
 def suit_word(suit: int) -> str:
     return ("clubs", "diamonds", "hearts", "spades")[suit]
+
+
+def test_the_replay_shows_the_same_hand_summary_beside_the_next_deal(alice, bob, carol):
+    match = play_to_the_end(start(alice, bob, target=3), seed=1)
+    moves = list(match.moves.order_by("seq").values_list("seat", "action"))
+    state, step = new_match_of(match), 0
+    while not (state.results and state.results[-1].tricks):  # the first hand played out
+        state = apply(state, Action.parse(*moves[step]))
+        step += 1
+    first = state.results[-1]
+    page = logged_in(carol).get(f"/matches/{match.pk}/replay?step={step}").content.decode()
+    summary = section(page, "data-hand-summary")
+    assert f'data-points="{first.points[0]}-{first.points[1]}"' in summary
+    if first.discard is not None:  # face up in the replay: everybody sees the discard
+        assert f'data-card="{card_code(first.discard)}"' in summary
+    board_page = board(alice, match)  # and the table said the same at the end
+    assert "data-hand-summary" in board_page
+    assert (
+        "data-hand-summary"
+        not in logged_in(carol).get(f"/matches/{match.pk}/replay?step=1").content.decode()
+    )
+
+
+def new_match_of(match: Match):
+    from games.engine import new_match
+
+    return new_match(int(match.seed), match.rules)
