@@ -11,7 +11,7 @@ import time
 import pytest
 
 from games import services
-from games.models import MatchStatus
+from games.models import MatchStatus, PlayerSettings
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_play_in_browser import PREFERRED
 from tests.matches import start
@@ -50,6 +50,18 @@ def test_two_players_follow_every_card_summary_and_turn_of_a_whole_match(
     for page in pages.values():
         page.goto(f"{live_server_url}/matches/{match.pk}/")
         at_version(page, match.version)
+    waiting = match.players[match.state.turn ^ 1]  # turns on the sound and the notifications
+    desk = pages[match.state.turn ^ 1]
+    desk.context.grant_permissions(["notifications"])
+    desk.click("[data-action=sound]")
+    desk.wait_for_selector(
+        "#alert-settings[data-sound='on'] [data-action=sound][aria-pressed=true]"
+    )
+    desk.click("[data-action=notify]")
+    desk.wait_for_selector("[data-action=notify][aria-pressed=true]")
+    assert desk.locator("[data-action=notify]").inner_text() == "Notifications: on"
+    assert PlayerSettings.objects.get(user=waiting).sound
+    desk.focus("#board [data-focus]")  # back to the table (the focus never leaves a control)
     hands_seen = cards_checked = 0
     deadline = time.monotonic() + 150
     while match.status == MatchStatus.ACTIVE:
@@ -106,7 +118,7 @@ def test_two_players_follow_every_card_summary_and_turn_of_a_whole_match(
 def test_a_whole_match_against_the_computer_with_the_keyboard_alone(
     live_server_url, new_page, alice
 ):
-    match = services.match_create_computer(user=alice, strength="easy", target=3)
+    match = services.match_create_computer(user=alice, strength="easy", target=2)
     page = new_page(logged_in=alice)
     page.goto(f"{live_server_url}/matches/{match.pk}/")
     deadline = time.monotonic() + 150
@@ -128,7 +140,7 @@ def test_a_whole_match_against_the_computer_with_the_keyboard_alone(
         page.wait_for_selector(f"#board:not([data-version='{version}'])", timeout=10_000)
         moves += 1
     match.refresh_from_db()
-    assert match.status == MatchStatus.FINISHED and moves >= 10
+    assert match.status == MatchStatus.FINISHED and moves >= 5
     assert page.locator("[data-result]").count() == 1
 
 
