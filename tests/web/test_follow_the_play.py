@@ -236,3 +236,20 @@ def new_match_of(match: Match):
     from games.engine import new_match
 
     return new_match(int(match.seed), match.rules)
+
+
+def test_a_spectator_sees_the_pause_and_the_summary_but_no_discard(alice, bob, carol):
+    match = until(
+        start(alice, bob, spectators_allowed=True), lambda s: s.results and s.results[-1].tricks
+    )
+    page = board(carol, match)
+    assert "data-trick-pause" in page and "data-hand-summary" in page
+    assert " discarded:" not in section(page, "data-hand-summary")
+    assert "data-log-source" in page
+
+
+def test_the_log_is_on_the_page_before_the_opponent_comes(alice):
+    match = services.match_create(user=alice)
+    page = logged_in(alice).get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="move-log"' in page and 'role="log"' in page  # pushed boards fill it in
+    assert 'id="alert-settings"' in page
