@@ -61,6 +61,11 @@ class Card:
         return self.is_joker or self.code[1] in "DH"
 
     @property
+    def label(self) -> str:
+        """What a screen reader says for the card on its own."""
+        return _("Joker") if self.is_joker else self.name
+
+    @property
     def name(self) -> str:
         if self.is_joker:
             return _("the joker")
@@ -74,6 +79,15 @@ class Control:
     kind: str  # the data-action hook: "order_up", "name"...
     label: str
     suit: str = ""
+
+    @property
+    def key(self) -> str:
+        """The access key shown on the button: the suit's letter, or the action's."""
+        return self.suit or ACCESS_KEYS[self.kind]
+
+
+# Each is the same in every language, like the suits' letters: "7" is "7" everywhere.
+ACCESS_KEYS = {"pass": "P", "order_up": "O", "accept": "A", "take_up": "T", "leave": "L"}
 
 
 CONTROL_LABELS = {
@@ -95,13 +109,13 @@ def _control(text: str) -> Control:
 
 
 def _outcome_line(result, seat, names) -> str:
-    if result is None:
-        return ""
+    """How a hand ended, for this viewer: ``result`` is a hand's result or its log entry."""
+    maker = result.seat if hasattr(result, "seat") else result.maker
     if result.outcome == "passed_out":
         return _("Both passed twice: no trump, the cards are dealt again.")
-    who = {"maker": names[result.maker]}
+    who = {"maker": names[maker]}
     if seat is not None:
-        mine = result.maker == seat
+        mine = maker == seat
         if result.outcome == "euchred":
             if mine:
                 return _("You were euchred: 2 points to your opponent.")
@@ -123,9 +137,16 @@ def _outcome_line(result, seat, names) -> str:
 
 
 def board_context(
-    match: Match, user, error: str = "", base_url: str = "", present: frozenset[int] | None = None
+    match: Match,
+    user,
+    error: str = "",
+    base_url: str = "",
+    present: frozenset[int] | None = None,
+    casual_for_you: bool | None = None,
 ) -> dict:
-    """``present``: the ids of the users connected to the match, when the caller knows them."""
+    """``present``: the ids of the users connected to the match, when the caller knows them;
+    ``casual_for_you``: whether joining this open rated match would be casual for ``user``
+    (read here when the caller does not say)."""
     seat = match.seat_of(user)
     names = [p.username if p else "" for p in match.players]
     if present is None:
@@ -149,9 +170,11 @@ def board_context(
     if match.snapshot is None:
         if match.status == MatchStatus.OPEN and match.rated and seat is None and user:
             # Said before joining: this one would not count (see services.match_join).
-            context["casual_for_you"] = user.is_authenticated and selectors.rated_today_capped(
-                user=user, other=match.player0
-            )
+            if casual_for_you is None:
+                casual_for_you = user.is_authenticated and selectors.rated_today_capped(
+                    user=user, other=match.player0
+                )
+            context["casual_for_you"] = casual_for_you
         return context  # open or aborted before the deal
     if seat is not None and not match.computer:  # nobody to report at a computer's table
         context["report_reasons"] = Report.Reason.choices
@@ -168,14 +191,7 @@ def board_context(
     discarding = view.phase == "discard"
     card_actions = {a.split(":")[1]: a for a in legal if a.startswith(("play:", "discard:"))}
     hand = [Card(code) for code in view.hand]
-    trick = [{"name": names[s], "mine": s == seat, "card": Card(c)} for s, c in view.trick]
-    last_trick = None
-    if view.tricks:
-        done = view.tricks[-1]
-        last_trick = {
-            "plays": [{"name": names[s], "card": Card(c)} for s, c in done.plays],
-            "winner": names[done.winner],
-        }
+    trick = [{"name": names[s], "mine": s == me, "card": Card(c)} for s, c in view.trick]
     upcard = Card(view.upcard)
     trump = view.trump
     context.update(
@@ -187,8 +203,12 @@ def board_context(
             "their_name": names[them],
             "your_turn": seat is not None and view.turn == seat,
             "turn_name": names[view.turn] if view.turn is not None else "",
-            "hand": [{"card": card, "action": card_actions.get(card.code, "")} for card in hand],
+            "hand": [
+                {"card": card, "action": card_actions.get(card.code, ""), "key": str(number)}
+                for number, card in enumerate(hand, start=1)
+            ],
             "card_kind": "discard" if discarding else "play",
+            "hand_has_choice": bool(card_actions),
             "their_count": view.hand_sizes[them],
             "my_count": view.hand_sizes[me],
             "upcard": upcard,
@@ -206,16 +226,21 @@ def board_context(
             "my_tricks": view.tricks_won[me],
             "their_tricks": view.tricks_won[them],
             "trick": trick,
-            "last_trick": last_trick,
+            **trick_context(view, names, me),
+            "log": hand_log(view, names),
+            # Shown beside the next deal until that hand's first trick is taken.
+            "hand_summary": (
+                hand_summary(view.results[-1], names, seat)
+                if view.results and (not view.tricks or view.phase == "match_over")
+                else None
+            ),
             "controls": [_control(a) for a in legal if not a.startswith(("play:", "discard:"))],
             "playing": playing,
             "discarding": discarding,
             "discard": Card(view.discard) if view.discard else None,
-            "last_hand_line": _outcome_line(
-                view.results[-1] if view.results else None, seat, names
-            ),
             "target": view.rules["target"],
             "prompt": _prompt(view, seat, names),
+            "turn_title": _("● Your turn · Match %(number)s") % {"number": match.pk},
         }
     )
     context["acting"] = view.turn if match.status == MatchStatus.ACTIVE else None
@@ -367,6 +392,11 @@ def replay_context(match: Match, step: int) -> dict:
         for r in final.results
     ]
     last = moves[step - 1] if step else None
+    # The same summary as the table's, beside the next deal; face up, so the discard too.
+    hand_summary_now = None
+    if state.results and (not state.tricks or state.is_over):
+        shown = view_for(state, state.results[-1].dealer).results[-1]
+        hand_summary_now = hand_summary(shown, names, None)
     return {
         "match": match,
         "names": names,
@@ -396,6 +426,114 @@ def replay_context(match: Match, step: int) -> dict:
         "tricks_won": state.tricks_won,
         "last_move": move_words(names[last[0]], last[1]) if last else _("The first deal."),
         "summary": summary,
+        "hand_summary": hand_summary_now,
         "commitment": commitment(int(match.seed)),
         "report_reasons": Report.Reason.choices,
     }
+
+
+def log_words(entry, names, seat) -> str:
+    """One line of the move log, in the viewer's language: never a card the viewer did not
+    see (the view gives the discard's card to the dealer only)."""
+    who = names[entry.seat] if entry.seat is not None else ""
+    if entry.kind == "deal":
+        return _("Hand %(number)s: %(player)s deals; the upcard is %(card)s.") % {
+            "number": entry.hand + 1,
+            "player": who,
+            "card": Card(entry.card).name,
+        }
+    if entry.kind == "bid" and entry.suit:
+        line = {
+            "order_up": _("%(player)s orders up %(suit)s"),
+            "accept": _("%(player)s takes up the upcard: %(suit)s are trump"),
+        }[entry.action]
+        return line % {"player": who, "suit": SUIT_NAMES[entry.suit]}
+    if entry.kind == "bid":
+        return move_words(who, entry.action)
+    if entry.kind == "discard":
+        if entry.card:
+            return move_words(who, f"discard:{entry.card}")
+        return _("%(player)s discards a card face down") % {"player": who}
+    if entry.kind == "play":
+        return move_words(who, f"play:{entry.card}")
+    if entry.kind == "trick":
+        return _("%(player)s wins the trick") % {"player": who}
+    return _outcome_line(entry, seat, names)
+
+
+def hand_log(view, names) -> list[dict]:
+    """The log's lines, each with a key that stays the same from push to push (the page
+    appends only the lines it has not shown, so a screen reader hears each once)."""
+    counts: dict[int, int] = {}
+    lines = []
+    for entry in view.log:
+        counts[entry.hand] = counts.get(entry.hand, 0) + 1
+        lines.append(
+            {
+                "key": f"{entry.hand}-{counts[entry.hand]}",
+                "kind": entry.kind,
+                "mine": entry.seat == view.seat and entry.kind in ("bid", "discard", "play"),
+                "text": log_words(entry, names, view.seat),
+            }
+        )
+    return lines
+
+
+POINTS_WHY = {
+    "made": gettext_lazy("made: 1 point to %(player)s"),
+    "march": gettext_lazy("march: 2 points to %(player)s"),
+    "euchred": gettext_lazy("euchred: 2 points to the defender, %(player)s"),
+}
+
+
+def hand_summary(result, names, seat) -> dict:
+    """A finished hand, as the table tells it: who made what trump, the tricks of each side,
+    the points and why, and (for that hand's dealer only) the discard."""
+    summary = {
+        "number": result.number + 1,
+        "outcome": result.outcome,
+        "points": result.points,
+        "discard": Card(result.discard) if result.discard else None,
+        "dealer": names[result.dealer],
+    }
+    if result.outcome == "passed_out":
+        summary["line"] = _outcome_line(result, seat, names)
+        return summary
+    scorer = result.maker if result.outcome != "euchred" else result.maker ^ 1
+    summary.update(
+        {
+            "made": _("%(player)s made %(suit)s trump")
+            % {
+                "player": names[result.maker],
+                "suit": SUIT_NAMES[result.trump],
+            },
+            "tricks": [{"name": names[s], "count": result.tricks_won[s]} for s in (0, 1)],
+            "why": POINTS_WHY[result.outcome] % {"player": names[scorer]},
+            "line": _outcome_line(result, seat, names),
+        }
+    )
+    return summary
+
+
+def trick_context(view, names, seat) -> dict:
+    """The trick on the table and the last one taken. A trick that has just been completed
+    (the latest entry of the log is its winner, even if a new deal or the match's end came
+    with it) is still shown on the table: the page lets it sit there for a beat."""
+    context = {"trick_done": None, "last_trick": None, "new_card": ""}
+    done = view.last_trick
+    if done is not None:
+        context["last_trick"] = {
+            "plays": [
+                {"name": names[s], "mine": s == seat, "card": Card(c)} for s, c in done.plays
+            ],
+            "winner": names[done.winner],
+            "won_by_me": done.winner == seat,
+        }
+    kinds = [entry.kind for entry in view.log[-3:]]
+    just_done = (kinds[-1:] == ["trick"] or kinds[-2:] == ["trick", "result"]
+                 or kinds == ["trick", "result", "deal"])  # fmt: skip
+    if done is not None and just_done and not view.trick:
+        context["trick_done"] = context["last_trick"]
+    if view.log and view.log[-1].kind == "play":
+        context["new_card"] = view.log[-1].card
+    return context

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from . import refusals, selectors, services, sessions, throttle
 from .board import board_context
 from .i18n import language_for_scope
-from .models import Match, RatingChange
+from .models import Match, MatchStatus, RatingChange
 from .moves import Unreadable, move_submit
 from .realtime import LOBBY_GROUP, lobby_user_group, match_group, twice, user_group
 
@@ -194,7 +194,12 @@ class Boards(PerLoop):
         match, present = await asyncio.shield(read)
         if match.closed_to(consumer.user):
             return None
-        kind = (match.seat_of(consumer.user), consumer.language, consumer.base_url)
+        kind = (
+            match.seat_of(consumer.user),
+            consumer.language,
+            consumer.base_url,
+            consumer.casual_for_you,
+        )
         if kind not in rendered:
             rendered[kind] = consumer.render(match, present)
         return match.version, rendered[kind]
@@ -265,6 +270,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         self.user = self.scope["user"]
         self.joined = False
         self.playing = False
+        self.casual_for_you = False  # an open rated match that would not count for this viewer
         self.shown_version = 0
         await self.accept()  # refusals below close with a code the page can read
         if not self.user.is_authenticated:
@@ -294,6 +300,8 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             match_id=self.match_id, user=self.user, channel_name=self.channel_name
         )
         self.playing = match.seat_of(self.user) is not None
+        if match.status == MatchStatus.OPEN and match.rated and not self.playing:
+            self.casual_for_you = selectors.rated_today_capped(user=self.user, other=match.player0)
         return match.version, self.render(match)
 
     def _refusal(self) -> int | None:
@@ -405,7 +413,10 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
 
     def render(self, match: Match, present: frozenset[int] | None = None) -> str:
         with translation.override(self.language):
-            context = board_context(match, self.user, base_url=self.base_url, present=present)
+            context = board_context(
+                match, self.user, base_url=self.base_url, present=present,
+                casual_for_you=self.casual_for_you,
+            )  # fmt: skip
             return render_to_string("match.html#board", context)
 
 

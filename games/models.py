@@ -308,6 +308,7 @@ class PlayerSettings(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, models.CASCADE, related_name="settings")
     language = models.CharField(max_length=8, blank=True)
+    sound = models.BooleanField(default=False)  # a short sound on my turn and their cards
 
     def __str__(self) -> str:
         return f"Settings of {self.user}"

@@ -17,6 +17,7 @@ from .models import (
     Match,
     MatchStatus,
     PlayerRating,
+    PlayerSettings,
     RatingChange,
     WorkerBeat,
 )
@@ -246,3 +247,8 @@ def rating_history(*, user) -> list[int]:
     afters = list(changes.values_list("after", flat=True))
     first = changes.values_list("before", flat=True).first()
     return [first, *afters] if afters else []
+
+
+def sound_on(*, user) -> bool:
+    """The player's choice of a sound on their turn (off unless they turned it on)."""
+    return PlayerSettings.objects.filter(user=user, sound=True).exists()

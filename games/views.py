@@ -253,6 +253,7 @@ def _render_board(request, match: Match, error: str = "", status: int = 200) -> 
     context = board_context(match, request.user, error, base_url=_base_url(request))
     if request.htmx:
         return render(request, "match.html#board", context, status=status)
+    context["sound_on"] = selectors.sound_on(user=request.user)
     return render(request, "match.html", context, status=status)
 
 
@@ -266,6 +267,24 @@ def _closed_to_watchers(request: HttpRequest) -> HttpResponse:
         ),
     }
     return render(request, "error.html", context, status=403)
+
+
+@login_required
+@require_POST
+def sound_set(request: HttpRequest) -> HttpResponse:
+    """The match page's sound switch ("on" or "off"), remembered in the player's settings."""
+    choice = request.POST.get("sound")
+    if choice not in ("on", "off"):
+        return render(
+            request,
+            "error.html",
+            {"title": _("Unknown choice"), "message": _("The sound is either on or off.")},
+            status=400,
+        )
+    services.player_sound_set(user=request.user, sound=choice == "on")
+    if request.htmx:
+        return render(request, "partials/alert_settings.html", {"sound_on": choice == "on"})
+    return redirect(_safe_target(request, request.POST.get("next", ""), "/"))
 
 
 @login_required

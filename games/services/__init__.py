@@ -45,7 +45,7 @@ from .moderation import (
     player_reinstate,
     player_suspend,
 )
-from .players import player_language_set
+from .players import player_language_set, player_sound_set
 from .presence import connection_close, connection_open, connections_touch
 from .ratings import rating_changes_reverse
 from .reports import report_close, report_create
@@ -80,6 +80,7 @@ __all__ = [
     "move_apply",
     "player_language_set",
     "player_reinstate",
+    "player_sound_set",
     "player_suspend",
     "rating_changes_reverse",
     "report_close",

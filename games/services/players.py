@@ -13,3 +13,9 @@ def player_language_set(*, user, language: str) -> None:
     """Save the player's language (a code from settings.LANGUAGES; the view checks it)."""
     with transaction.atomic():
         PlayerSettings.objects.update_or_create(user=user, defaults={"language": language})
+
+
+def player_sound_set(*, user, sound: bool) -> None:
+    """Whether the match page plays a sound on the player's turn and the opponent's cards."""
+    with transaction.atomic():
+        PlayerSettings.objects.update_or_create(user=user, defaults={"sound": bool(sound)})

@@ -12,7 +12,7 @@ from games.bots.seen import seen_from
 from games.engine import Rules, apply, legal_actions, new_match, view_for
 from games.engine.cards import CODES, cards_in
 from games.engine.state import Action
-from games.engine.view import hidden_cards
+from games.engine.view import hidden_cards, shown_from_last_hand
 from tests.engine.positions import bidding, codes_in, position
 
 RULE_SETS = [
@@ -85,7 +85,7 @@ def test_what_a_bot_is_given_holds_no_hidden_card():
         seat = state.turn
         spy(view_for(state, seat), rng)
         view = seen_views[-1]
-        hidden = hidden_cards(state, seat)
+        hidden = hidden_cards(state, seat) - shown_from_last_hand(state, seat)
         shown = set()
         for value in _values(view):
             assert not hasattr(value, "hands"), "a view must not carry a state"

@@ -23,14 +23,16 @@ def test_switching_language_on_the_match_page_translates_the_board(
     page = new_page(width=390, height=844, logged_in=player)  # a phone: long words must fit
     page.goto(f"{live_server_url}/matches/{match.pk}/")
     with translation.override("en"):
-        assert page.locator("[data-action=pass]").inner_text() == "Pass"
+        assert page.locator("[data-action=pass] [data-label]").inner_text() == "Pass"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "match-in-en.png"), full_page=True)
     page.select_option("[data-language-choice]", code)  # submits by itself
     page.wait_for_selector(f'html[lang="{code}"]')
     page.wait_for_selector("#board")
     with translation.override(code):
-        assert page.locator("[data-action=pass]").inner_text() == translation.gettext("Pass")
+        assert page.locator("[data-action=pass] [data-label]").inner_text() == translation.gettext(
+            "Pass"
+        )
         assert translation.gettext("Resign") in page.locator("[data-action=resign]").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -75,6 +75,7 @@ def test_two_players_play_a_whole_hand_by_clicking(live_server_url, new_page):
         assert page.locator(f"[data-score='{seat}']").inner_text() == str(scores[seat])
         assert page.locator(f"[data-score='{seat ^ 1}']").inner_text() == str(scores[seat ^ 1])
     assert bob.evaluate("document.documentElement.scrollWidth") <= 375
+    assert alice.locator("#move-log li").count() > 5  # opened before bob came: filled by pushes
 
 
 def test_without_its_socket_the_page_posts_its_moves(live_server_url, new_page, alice, bob):

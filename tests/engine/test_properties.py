@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games.engine import Rules, apply, legal_actions, new_match, replay, view_for
 from games.engine.cards import CODES, DECKS, cards_in
 from games.engine.state import FIELDS, Phase, UpcardFate, evolve
-from games.engine.view import hidden_cards
+from games.engine.view import hidden_cards, shown_from_last_hand
 
 from .positions import codes_in
 
@@ -41,7 +41,8 @@ def conserved(state) -> bool:
 def check_views(state) -> None:
     for seat in (0, 1, None):
         text = json.dumps(view_for(state, seat).as_dict())
-        leaked = codes_in(text) & hidden_cards(state, seat)
+        hidden = hidden_cards(state, seat) - shown_from_last_hand(state, seat)
+        leaked = codes_in(text) & hidden
         assert not leaked, f"seat {seat} sees hidden {leaked}"
 
 

@@ -9,7 +9,7 @@ from games.engine.cards import RANK_CODES, RANK_WORDS, SUIT_CODES, SUIT_WORDS
 from tests.engine.positions import codes_in
 
 FACE = re.compile(
-    r'class="rank">([^<]*)</span><span class="suit">([^<]*)</span>'
+    r'class="rank"[^>]*>([^<]*)</span><span class="suit"[^>]*>([^<]*)</span>'
 )  # the card partial: rank then suit symbol
 LABEL_TO_RANK = {label: code for code, label in RANK_LABELS.items()}
 SYMBOL_TO_SUIT = {symbol: code for code, symbol in SUIT_SYMBOLS.items()}

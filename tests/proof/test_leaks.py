@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from games.engine import legal_actions, view_for
-from games.engine.view import hidden_cards
+from games.engine.view import hidden_cards, shown_from_last_hand
 from games.models import Match
 from tests.matches import start
 from tests.proof.leaks import cards_shown
@@ -36,7 +36,8 @@ class Scan:
         self.cards_seen = 0
 
     def check(self, text: str, seat: int | None, version: int, where: str) -> None:
-        hidden = hidden_cards(self.states[version], seat)
+        state = self.states[version]
+        hidden = hidden_cards(state, seat) - shown_from_last_hand(state, seat)
         shown = cards_shown(text)
         leaked = shown & hidden
         assert not leaked, f"{where} (seat {seat}, version {version}) shows hidden {leaked}"

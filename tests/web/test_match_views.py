@@ -208,9 +208,15 @@ def test_order_it_up_and_the_other_bidding_words_are_the_games_own(clients, acti
     if state.phase.value == "name_joker":
         expected = ["Joker is clubs", "Joker is hearts"]
     elif state.turn == state.dealer:
-        expected = ['data-action="accept">Accept it', 'data-action="pass">Pass']
+        expected = [
+            'data-action="accept"><span data-label>Accept it',
+            'data-action="pass"><span data-label>Pass',
+        ]
     else:
-        expected = ['data-action="order_up">Order it up', 'data-action="pass">Pass']
+        expected = [
+            'data-action="order_up"><span data-label>Order it up',
+            'data-action="pass"><span data-label>Pass',
+        ]
     for words in expected:
         assert words in page
 

@@ -1,0 +1,180 @@
+// The match page, between boards: let a completed trick sit on the table for a beat, keep the
+// move log (appending only new lines, so a screen reader hears each once), call the player back
+// when it is their turn (tab title, favicon, an optional sound, an opt-in notification), and
+// play from the keyboard (focus on the first playable control, 1-6 for cards, letters for calls).
+(function () {
+  "use strict";
+  var PAUSE_MS = 1500;
+  var baseTitle = document.title;
+  var icons = Array.prototype.slice.call(document.querySelectorAll("link[rel=icon][data-turn]"));
+  icons.forEach(function (link) {
+    link.dataset.plain = link.getAttribute("href");
+  });
+  var shown = null; // the board element last handled
+  var wasMyTurn = false;
+  var reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+  function board() {
+    return document.getElementById("board");
+  }
+
+  function syncLog(source) {
+    var box = document.getElementById("move-log");
+    var log = box && box.querySelector("ol");
+    if (!log || !source) return [];
+    var keep = {};
+    var added = [];
+    source.querySelectorAll("li[data-key]").forEach(function (line) {
+      keep[line.dataset.key] = true;
+      if (!log.querySelector("li[data-key='" + line.dataset.key + "']")) {
+        var copy = line.cloneNode(true);
+        log.appendChild(copy);
+        added.push(copy);
+      }
+    });
+    log.querySelectorAll("li[data-key]").forEach(function (line) {
+      if (!keep[line.dataset.key]) line.remove(); // a hand older than the log keeps
+    });
+    box.scrollTop = box.scrollHeight;
+    return added;
+  }
+
+  function pauseTrick(current) {
+    var done = current.querySelector("[data-trick-pause]");
+    if (!done) return;
+    setTimeout(function () {
+      if (!done.isConnected) return; // the next card came first
+      done.classList.add("collected");
+      setTimeout(function () {
+        if (done.isConnected) done.hidden = true;
+      }, reducedMotion.matches ? 0 : 450);
+    }, PAUSE_MS);
+  }
+
+  // A short tone (no audio file to load): higher for my turn, lower for their card.
+  var audio = null;
+  function beep(frequency) {
+    var settings = document.getElementById("alert-settings");
+    if (!settings || settings.dataset.sound !== "on") return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var oscillator = audio.createOscillator();
+      var gain = audio.createGain();
+      oscillator.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.18);
+      oscillator.connect(gain).connect(audio.destination);
+      oscillator.start();
+      oscillator.stop(audio.currentTime + 0.2);
+    } catch (e) {
+      /* no sound in this browser */
+    }
+  }
+
+  function notifyOn() {
+    return window.Notification && Notification.permission === "granted" &&
+      localStorage.getItem("euchre-notify") === "on";
+  }
+
+  function callBack(current, myTurn) {
+    document.title = myTurn && current.dataset.turnTitle ? current.dataset.turnTitle : baseTitle;
+    icons.forEach(function (link) {
+      link.setAttribute("href", myTurn ? link.dataset.turn : link.dataset.plain);
+    });
+    if (myTurn && !wasMyTurn) {
+      beep(880);
+      if (document.hidden && notifyOn()) {
+        var prompt = current.querySelector("[data-prompt]");
+        new Notification(current.dataset.turnTitle || baseTitle, {
+          body: prompt ? prompt.textContent : "",
+          tag: "euchre-turn"
+        });
+      }
+    }
+  }
+
+  // Focus follows the play, unless the player is busy elsewhere (the language, a report).
+  function focusPlayable(current) {
+    var active = document.activeElement;
+    var free = !active || active === document.body || !active.isConnected ||
+      current.contains(active);
+    if (!free) return;
+    var target = current.querySelector(".bids button:not([disabled])") ||
+      current.querySelector(".card-button:not([disabled])") ||
+      current.querySelector("form[data-move] button:not([disabled])") ||
+      current.querySelector("[data-focus], [data-result] a");
+    if (target) target.focus({ preventScroll: !target.matches("button") });
+  }
+
+  function boardChanged() {
+    var current = board();
+    if (!current || current === shown) return;
+    var first = shown === null;
+    shown = current;
+    var added = syncLog(current.querySelector("[data-log-source]"));
+    var myTurn = current.hasAttribute("data-your-turn");
+    if (!first && added.some(function (line) {
+      return line.classList.contains("log-play") && !line.classList.contains("mine");
+    })) {
+      beep(440);
+    }
+    callBack(current, myTurn);
+    wasMyTurn = myTurn;
+    pauseTrick(current);
+    if (!first || myTurn) focusPlayable(current);
+  }
+
+  ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:load"].forEach(
+    function (name) {
+      document.body.addEventListener(name, function () {
+        setTimeout(boardChanged, 0);
+      });
+    }
+  );
+  boardChanged();
+
+  // Keys: 1-6 play (or discard) the n-th card of the hand; a call's letter makes that call.
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+    var target = event.target;
+    if (target.closest && target.closest("input, select, textarea, [contenteditable]")) return;
+    var current = board();
+    if (!current || !current.hasAttribute("data-your-turn")) return;
+    var key = event.key.length === 1 ? event.key.toUpperCase() : "";
+    if (!key) return;
+    var slot = current.querySelector(
+      ".my-hand [data-key='" + key + "'], .bids [data-key='" + key + "']"
+    );
+    if (!slot) return;
+    event.preventDefault();
+    if (slot.matches("button:not([disabled])")) slot.click();
+  });
+
+  // Opt-in notifications: the browser asks once; the choice is kept in this browser.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-action=notify]");
+    if (!button) return;
+    if (notifyOn()) {
+      localStorage.setItem("euchre-notify", "off");
+      showNotify();
+      return;
+    }
+    Notification.requestPermission().then(function (answer) {
+      localStorage.setItem("euchre-notify", answer === "granted" ? "on" : "off");
+      showNotify();
+    });
+  });
+
+  function showNotify() {
+    var button = document.querySelector("[data-action=notify]");
+    if (!button || !window.Notification) return;
+    button.hidden = false;
+    var blocked = Notification.permission === "denied";
+    button.disabled = blocked;
+    button.setAttribute("aria-pressed", notifyOn() ? "true" : "false");
+    button.textContent = blocked ? button.dataset.notifyBlocked
+      : notifyOn() ? button.dataset.notifyOn : button.dataset.notifyOff;
+  }
+  showNotify();
+  document.body.addEventListener("htmx:afterSwap", showNotify); // the sound switch re-renders
+})();

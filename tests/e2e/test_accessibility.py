@@ -1,0 +1,132 @@
+"""WCAG 2.1 AA, checked by axe-core (tests/e2e/axe/axe.min.js, MPL-2.0, see its LICENSE)
+inside the browser: every page a player meets, at desktop and phone widths, in English and
+two other languages. No serious or critical violation, and none of structure; the figures
+are printed (-s shows them) and written to artifacts/axe.json."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from games import services
+from tests.e2e.conftest import ROOT
+from tests.matches import play_to_the_end, start
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+AXE = Path(__file__).parent / "axe" / "axe.min.js"
+WIDTHS = {"desktop": (1280, 900), "phone": (375, 812)}
+LANGUAGES = ["en", "th", "am"]  # Latin, Thai and Ethiopic scripts
+# Whatever their impact: one h1, landmarks, every control and link named.
+STRUCTURE = {"page-has-heading-one", "landmark-one-main", "region", "label", "button-name",
+             "link-name", "empty-table-header"}  # fmt: skip
+RUN = """async () => {
+  const result = await axe.run(document, {
+    runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]},
+    resultTypes: ["violations"],
+  });
+  return result.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ")),
+  }));
+}"""
+
+
+# Words (between spaces and hyphens) that the layout split over two lines: "Los t", "Rep lay".
+# Scripts written without spaces (Thai) wrap between words by themselves and are not checked.
+BROKEN_WORDS = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    const skip = "code, .invite, .fairness, .visually-hidden";
+    if (!parent.offsetParent || parent.closest(skip)) continue;
+    for (const match of node.textContent.matchAll(/[^\\s\\-\u2013]{2,}/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0);
+      const tops = new Set(rects.map(r => Math.round(r.top)));
+      if (tops.size > 1) broken.push(match[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
+    live_server_url, new_page, alice, bob, carol
+):
+    waiting = services.match_create(user=alice, move_seconds=None)
+    bidding = start(alice, bob, move_seconds=None)
+    bidding.refresh_from_db()
+    playing = start(alice, carol, move_seconds=None)
+    while not (playing.state.phase.value == "play" and playing.state.trick):
+        legal = [str(a) for a in services_legal(playing)]
+        choice = next((a for a in legal if not a.startswith("pass")), legal[0])
+        playing = services.move_apply(
+            user=playing.players[playing.state.turn], match_id=playing.pk, action=choice,
+            version=playing.version,
+        )  # fmt: skip
+    over = play_to_the_end(start(bob, alice, target=3), seed=4)
+    anonymous = ["/", "/accounts/signup/", "/accounts/login/", "/rules/"]
+    as_alice = {
+        "lobby": "/play/",
+        "match waiting": f"/matches/{waiting.pk}/",
+        "match bidding": f"/matches/{bidding.pk}/",
+        "match in play": f"/matches/{playing.pk}/",
+        "match over": f"/matches/{over.pk}/",
+        "replay": f"/matches/{over.pk}/replay",
+        "history": "/history/",
+        "profile": "/users/alice/",
+        "leaderboard": "/leaderboard/",
+    }
+    as_bob = {"invite": f"/matches/{waiting.pk}/"}
+    audited, by_impact, serious, found = 0, Counter(), [], []
+    for code in LANGUAGES:
+        cookie = {"name": settings.LANGUAGE_COOKIE_NAME, "value": code}
+        pages = {
+            "anonymous": (new_page(), {path: path for path in anonymous}),
+            "alice": (new_page(logged_in=alice), as_alice),
+            "bob": (new_page(logged_in=bob), as_bob),
+        }
+        for page, paths in pages.values():
+            page.context.add_cookies([{**cookie, "domain": "127.0.0.1", "path": "/"}])
+            page.add_init_script(path=str(AXE))  # as the browser's own script: the CSP allows it
+            page.emulate_media(reduced_motion="reduce")  # a card caught mid-flight is no finding
+            for name, path in paths.items():
+                page.goto(live_server_url + path)
+                for width, (wide, high) in WIDTHS.items():  # one load, both widths
+                    page.set_viewport_size({"width": wide, "height": high})
+                    for violation in page.evaluate(RUN):
+                        by_impact[violation["impact"]] += 1
+                        found.append((code, width, name, violation))
+                        if violation["impact"] in ("serious", "critical") or (
+                            violation["id"] in STRUCTURE
+                        ):
+                            serious.append((code, width, name, violation))
+                    audited += 1
+                    if width == "phone":
+                        if page.evaluate("document.documentElement.scrollWidth") > wide:
+                            page.screenshot(
+                                path=str(ROOT / "artifacts" / f"wide-{code}-{name}.png")
+                            )
+                        assert page.evaluate("document.documentElement.scrollWidth") <= wide, name
+                        if code != "th":
+                            assert page.evaluate(BROKEN_WORDS) == [], (code, name)
+    figures = {"pages audited": audited, "violations by impact": dict(by_impact)}
+    print(f"\naxe-core: {figures}")
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    (ROOT / "artifacts" / "axe.json").write_text(json.dumps({**figures, "violations": found}))
+    assert audited == len(LANGUAGES) * len(WIDTHS) * (len(anonymous) + len(as_alice) + 1)
+    assert not serious, json.dumps(serious, indent=1, ensure_ascii=False)  # the issue's bar
+
+
+def services_legal(match):
+    from games.engine import legal_actions
+
+    return legal_actions(match.state)
