@@ -25,7 +25,7 @@ from . import selectors, services, throttle
 from .board import board_context
 from .i18n import language_for_scope
 from .models import Match, RatingChange
-from .realtime import LOBBY_GROUP, lobby_user_group, match_group, twice
+from .realtime import LOBBY_GROUP, lobby_user_group, match_group, twice, user_group
 
 log = logging.getLogger(__name__)
 
@@ -311,8 +311,8 @@ class MatchConsumer(Dispatch, AsyncWebsocketConsumer):
 
 
 class LobbyLists(PerLoop):
-    """The lobby's shared list (matches waiting for an opponent), read once per event in this
-    process and rendered once per language, for every lobby socket."""
+    """The lobby's shared lists (matches waiting for an opponent, matches to watch), read once
+    per event in this process and rendered once per language, for every lobby socket."""
 
     KEEP_SECONDS = 2.0
 
@@ -385,3 +385,41 @@ class LobbyConsumer(Dispatch, AsyncWebsocketConsumer):
     def render(self, template: str, context: dict) -> str:
         with translation.override(self.language):
             return render_to_string(template, {**context, "base_url": self.base_url})
+
+
+class UserConsumer(Dispatch, AsyncWebsocketConsumer):
+    """``/ws/me/``: every page of a logged-in player. Sends the challenges banner (challenges
+    to answer, and the player's own waiting for an answer) whenever they change, and takes the
+    page to a match that has just started for the player (a rematch or a challenge accepted)."""
+
+    async def connect(self) -> None:
+        self.language = language_for_scope(self.scope)
+        self.user = self.scope["user"]
+        if not self.user.is_authenticated:
+            await self.close(code=NOT_LOGGED_IN)
+            return
+        self.group = user_group(self.user.pk)
+        with contextlib.suppress(Exception):
+            await twice(self.channel_layer.group_add, self.group, self.channel_name)
+        await self.accept()
+        await self.send(text_data=await database_sync_to_async(self._render)())
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        with translation.override(self.language):
+            await self.send(text_data=_error_frame(_("This connection takes no messages")))
+
+    async def user_changed(self, event: dict) -> None:
+        html = await database_sync_to_async(self._render)()
+        if event.get("goto"):
+            html += render_to_string("partials/challenges.html#goto", {"match_id": event["goto"]})
+        await self.send(text_data=html)
+
+    def _render(self) -> str:
+        with translation.override(self.language):
+            context = selectors.pending_challenges(user=self.user)
+            return render_to_string("partials/challenges.html#banner", context)

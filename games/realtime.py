@@ -35,6 +35,12 @@ def lobby_user_group(user_id: int) -> str:
     return f"lobby_user_{user_id}"
 
 
+def user_group(user_id: int) -> str:
+    """Every page a player has open (``consumers.UserConsumer``): challenges, and where to go
+    when a match starts for them."""
+    return f"user_{user_id}"
+
+
 def send_event_on_commit(
     match_id: int,
     *,
@@ -42,17 +48,44 @@ def send_event_on_commit(
     lobby: tuple[int, ...] = (),
     presence: bool = False,
     opened: str = "",
+    watch: bool = False,
 ) -> None:
     """Once the current transaction commits, tell every socket on the match and, when the
     lobby's lists changed, every lobby socket (``lobby``: the ids of the match's players, whose
-    own lists changed too). ``version``: the match's version after the change (None when only
-    who is connected changed); ``opened``: the socket whose arrival this is."""
+    own lists changed too; ``watch``: only the list of matches to watch changed). ``version``:
+    the match's version after the change (None when only who is connected changed);
+    ``opened``: the socket whose arrival this is."""
     transaction.on_commit(
-        lambda: _send(match_id, version=version, lobby=lobby, presence=presence, opened=opened)
+        lambda: _send(
+            match_id, version=version, lobby=lobby, presence=presence, opened=opened, watch=watch
+        )
     )
 
 
-def _send(match_id: int, *, version, lobby: tuple, presence: bool, opened: str) -> None:
+def send_user_event_on_commit(user_ids: tuple[int, ...], *, goto: int | None = None) -> None:
+    """Once the current transaction commits, tell these players' pages that their challenges
+    changed, and (``goto``: a match id) to go to the match that just started for them."""
+    transaction.on_commit(lambda: _send_users(user_ids, goto))
+
+
+def _send_users(user_ids: tuple[int, ...], goto: int | None) -> None:
+    if _server_stopped():
+        return
+    event = {"type": "user.changed", "goto": goto}
+    try:
+        async_to_sync(_group_send_users)(get_channel_layer(), user_ids, event)
+    except Exception:  # the layer is down: the pages see the challenge when they reconnect
+        log.warning("could not push to users %s", user_ids, exc_info=True)
+
+
+async def _group_send_users(layer, user_ids: tuple[int, ...], event: dict) -> None:
+    for user_id in user_ids:
+        await twice(layer.group_send, user_group(user_id), event)
+
+
+def _send(
+    match_id: int, *, version, lobby: tuple, presence: bool, opened: str, watch: bool = False
+) -> None:
     if presence:  # who is connected just changed: not what this process remembers
         selectors.forget_presence(match_id)
     event = {
@@ -67,7 +100,7 @@ def _send(match_id: int, *, version, lobby: tuple, presence: bool, opened: str) 
         return
     layer = get_channel_layer()
     try:
-        async_to_sync(_group_send)(layer, match_group(match_id), event, lobby)
+        async_to_sync(_group_send)(layer, match_group(match_id), event, lobby, watch)
     except Exception:  # the layer is down: the change is saved; sockets catch up by version
         log.warning("could not push match %s to its sockets", match_id, exc_info=True)
 
@@ -80,13 +113,15 @@ def _server_stopped() -> bool:
     return loop is not None and not loop.is_running()
 
 
-async def _group_send(layer, group: str, event: dict, lobby: tuple) -> None:
+async def _group_send(
+    layer, group: str, event: dict, lobby: tuple, watch: bool = False
+) -> None:
     await twice(layer.group_send, group, event)
     # The players' own lists first: a lobby socket knows its player's open matches before the
     # shared list comes (it leaves them out of it).
     for user_id in lobby:
         await twice(layer.group_send, lobby_user_group(user_id), {"type": "lobby.mine"})
-    if lobby:
+    if lobby or watch:
         shared = {
             "type": "lobby.changed",
             "match_id": event["match_id"],

@@ -11,7 +11,15 @@ from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from .models import Connection, Match, MatchStatus, PlayerRating, RatingChange, WorkerBeat
+from .models import (
+    Challenge,
+    Connection,
+    Match,
+    MatchStatus,
+    PlayerRating,
+    RatingChange,
+    WorkerBeat,
+)
 
 
 def open_matches(*, exclude_user=None) -> QuerySet[Match]:
@@ -100,8 +108,39 @@ def lobby_mine(*, user) -> dict:
 
 
 def lobby_open(*, exclude_user=None) -> dict:
-    """The lobby's list every player shares: matches waiting for an opponent."""
-    return {"open_matches": list(open_matches(exclude_user=exclude_user)[:LOBBY_OPEN_MATCHES])}
+    """The lobby's lists every player shares: matches waiting for an opponent, and matches in
+    play that others may watch."""
+    return {
+        "open_matches": list(open_matches(exclude_user=exclude_user)[:LOBBY_OPEN_MATCHES]),
+        "watch_matches": watch_matches(),
+    }
+
+
+LOBBY_WATCH_MATCHES = 20
+
+
+def watch_matches() -> list[dict]:
+    """Matches in play that allow spectators, the latest started first: players, score, deck."""
+    matches = (
+        Match.objects.filter(status=MatchStatus.ACTIVE, spectators_allowed=True)
+        .select_related("player0", "player1")
+        .order_by("-started_at", "-pk")[:LOBBY_WATCH_MATCHES]
+    )
+    return [
+        {"match": match, "scores": match.snapshot["scores"] if match.snapshot else [0, 0]}
+        for match in matches
+    ]
+
+
+def pending_challenges(*, user) -> dict:
+    """The challenges waiting for this player's answer, and those they are waiting on."""
+    pending = Challenge.objects.filter(
+        status=Challenge.Status.PENDING, until__gt=timezone.now()
+    ).select_related("challenger", "challenged")
+    return {
+        "challenges_to_me": list(pending.filter(challenged=user)[:10]),
+        "challenges_from_me": list(pending.filter(challenger=user)[:10]),
+    }
 
 
 LEADERBOARD_MIN_MATCHES = 5
@@ -136,15 +175,20 @@ def match_history(
 ) -> tuple[list[dict], bool]:
     """The user's finished matches, newest first, as rows for the history page; and whether
     there is a further page."""
-    matches = Match.objects.filter(Q(player0=user) | Q(player1=user), status=MatchStatus.FINISHED)
+    # Voided and called-off matches stay in the history, marked (open ones called off before
+    # anybody joined had no opponent: they are left out).
+    ended = (MatchStatus.FINISHED, MatchStatus.VOIDED, MatchStatus.ABORTED)
+    matches = Match.objects.filter(
+        Q(player0=user) | Q(player1=user), status__in=ended, player1__isnull=False
+    )
     if opponent:
         matches = matches.filter(
             Q(player0__username__iexact=opponent) | Q(player1__username__iexact=opponent)
         )
     if result == "won":
-        matches = matches.filter(winner=user)
+        matches = matches.filter(winner=user, status=MatchStatus.FINISHED)
     elif result == "lost":
-        matches = matches.exclude(winner=user)
+        matches = matches.exclude(winner=user).filter(status=MatchStatus.FINISHED)
     if kind in ("rated", "casual"):
         matches = matches.filter(rated=kind == "rated")
     mine = RatingChange.objects.filter(player=user)

@@ -21,6 +21,7 @@ from .engine import (
     IllegalAction,
     Rules,
     apply,
+    first_dealer,
     new_match,
     new_seed,
     state_from_json,
@@ -28,6 +29,7 @@ from .engine import (
 )
 from .models import (
     COMPUTER_USERNAME,
+    Challenge,
     Computer,
     Connection,
     EndReason,
@@ -38,6 +40,7 @@ from .models import (
     PlayerRating,
     PlayerSettings,
     RatingChange,
+    RematchState,
     Report,
 )
 from .refusals import refusal_words
@@ -49,6 +52,9 @@ MIN_MOVE_SECONDS = 10
 MAX_MOVE_SECONDS = 3600
 # Without a clock, the waiting player may claim a match the opponent left this long ago.
 ABANDON_AFTER = timedelta(minutes=5)
+# An unanswered rematch offer lapses after this long; a challenge after the second.
+REMATCH_LAPSE = timedelta(minutes=2)
+CHALLENGE_LAPSE = timedelta(minutes=5)
 
 
 class GameError(Exception):
@@ -97,14 +103,17 @@ def _locked_seat(match_id: int, user) -> tuple[Match, int]:
     return match, seat
 
 
-def _save(match: Match, lobby: bool = False, fields: tuple[str, ...] = ()) -> None:
+def _save(
+    match: Match, lobby: bool = False, fields: tuple[str, ...] = (), watch: bool = False
+) -> None:
     """Every change bumps the version, so that submissions made against the old one fail.
-    ``fields``: the only ones changed, when the caller knows (a move: a shorter UPDATE)."""
+    ``fields``: the only ones changed, when the caller knows (a move: a shorter UPDATE);
+    ``watch``: the lobby's list of matches to watch shows something this change altered."""
     match.version += 1
     match.save(update_fields=[*fields, "version"] if fields else None)
     players = (match.player0_id, match.player1_id) if lobby else ()
     realtime.send_event_on_commit(
-        match.pk, version=match.version, lobby=tuple(pk for pk in players if pk)
+        match.pk, version=match.version, lobby=tuple(pk for pk in players if pk), watch=watch
     )
     _schedule(match)
 
@@ -141,11 +150,7 @@ def match_create(
 ) -> Match:
     """An open match with ``user`` in seat 0, waiting for an opponent."""
     rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
-    if move_seconds is not None and not MIN_MOVE_SECONDS <= move_seconds <= MAX_MOVE_SECONDS:
-        raise GameError(
-            _("The move clock must be from %(low)s to %(high)s seconds, or no clock")
-            % {"low": MIN_MOVE_SECONDS, "high": MAX_MOVE_SECONDS}
-        )
+    _checked_clock(move_seconds)
     with transaction.atomic():
         match = Match.objects.create(
             player0=user,
@@ -183,12 +188,16 @@ def match_create_computer(
     target: int = 10,
     stick_the_dealer: bool = False,
     dealer_must_take_up: bool = False,
+    dealer_seat: int | None = None,
 ) -> Match:
     """A casual match against the computer, dealt at once: ``user`` in seat 0, the computer in
-    seat 1. It never changes a rating."""
+    seat 1. It never changes a rating. ``dealer_seat``: the seat that deals first (a
+    rematch gives the deal to the other player); else the seed decides."""
     rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
     with transaction.atomic():
         seed = new_seed()
+        while dealer_seat is not None and first_dealer(seed) != dealer_seat:
+            seed = new_seed()  # a fresh random seed each time: the deal stays unpredictable
         now = timezone.now()
         match = Match.objects.create(
             player0=user,
@@ -229,22 +238,36 @@ def match_abort(*, user, match_id: int) -> Match:
         match, _seat = _locked_seat(match_id, user)
         if match.is_over:
             raise Conflict(_("This match is already over"))
-        if match.moves.exists():
+        if match.both_acted:
             raise Conflict(_("The match has started: resign instead"))
-        match.status = MatchStatus.ABORTED
-        match.end_reason = EndReason.ABORTED
-        match.finished_at = timezone.now()
+        _abort(match)
         _save(match, lobby=True)
     return match
 
 
+def _abort(match: Match) -> None:
+    match.status = MatchStatus.ABORTED
+    match.end_reason = EndReason.ABORTED
+    match.finished_at = timezone.now()
+
+
+def _forfeit(match: Match, *, winner, reason: EndReason) -> None:
+    """A player leaves (resigns, runs out of time, is claimed against): the opponent wins,
+    unless a player has not made a first action yet, and then leaving costs nothing: the match
+    is called off, with no result and no rating (lichess's abort)."""
+    if match.both_acted:
+        _finish(match, winner=winner, reason=reason)
+    else:
+        _abort(match)
+
+
 def match_resign(*, user, match_id: int) -> Match:
-    """Give the match up: the opponent wins it."""
+    """Give the match up: the opponent wins it (before both have acted: called off)."""
     with transaction.atomic():
         match, seat = _locked_seat(match_id, user)
         if match.status != MatchStatus.ACTIVE:
             raise Conflict(_("This match is not in play"))
-        _finish(match, winner=match.players[seat ^ 1], reason=EndReason.RESIGNED)
+        _forfeit(match, winner=match.players[seat ^ 1], reason=EndReason.RESIGNED)
         _save(match, lobby=True)
     return match
 
@@ -270,19 +293,24 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
         )
     if version != match.version:
         raise Conflict(_("The table has changed since you saw it: here is the current one"))
+    before = state_from_json(match.snapshot)
     try:
-        state = apply(state_from_json(match.snapshot), Action.parse(seat, action))
+        state = apply(before, Action.parse(seat, action))
     except IllegalAction as error:
         raise GameError(refusal_words(error)) from None
     match.move_count += 1
     Move.objects.create(match=match, seq=match.move_count, seat=seat, player=user, action=action)
+    scored = state.scores != before.scores
     match.snapshot = state_to_json(state)
     match.turn_started_at = timezone.now()
+    match.acted |= 1 << seat
     if state.is_over:
         _finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
         _save(match, lobby=True)
     else:
-        _save(match, fields=("snapshot", "turn_started_at", "move_count"))
+        # A hand that ends changes the score the lobby's watch list shows.
+        watch = scored and match.spectators_allowed
+        _save(match, fields=("snapshot", "turn_started_at", "move_count", "acted"), watch=watch)
 
 
 # Clocks and abandonment ----------------------------------------------------------------
@@ -294,7 +322,7 @@ def _expire_if_due(match: Match) -> bool:
     if deadline is None or timezone.now() < deadline:
         return False
     late = state_from_json(match.snapshot).turn
-    _finish(match, winner=match.players[late ^ 1], reason=EndReason.TIMEOUT)
+    _forfeit(match, winner=match.players[late ^ 1], reason=EndReason.TIMEOUT)
     _save(match, lobby=True)
     return True
 
@@ -353,7 +381,7 @@ def match_claim(*, user, match_id: int) -> Match:
                 _("You may claim the match in %(minutes)s min %(seconds)s s")
                 % {"minutes": minutes, "seconds": f"{seconds:02d}"}
             )
-        _finish(match, winner=user, reason=EndReason.ABANDONED)
+        _forfeit(match, winner=user, reason=EndReason.ABANDONED)
         _save(match, lobby=True)
     return match
 
@@ -384,12 +412,300 @@ def _rate(match: Match) -> None:
         theirs = before[match.opponent_of(user).pk][0]
         delta = rating.change(mine, theirs, 1.0 if match.winner_id == user.pk else 0.0, played)
         RatingChange.objects.create(
-            player=user, match=match, before=mine, after=mine + delta, delta=delta
+            player=user, match=match, before=mine, after=mine + delta, delta=delta, played=played
         )
         row = ratings[user.pk]
         row.value = mine + delta
         row.rated_matches = played + 1
         row.save(update_fields=["value", "rated_matches"])
+
+
+# Playing again: rematches, the quick pairing, challenges ----------------------------------
+
+
+def _options(match: Match | Challenge) -> dict:
+    """The options a rematch or a challenge's match is played with (the Match fields' names)."""
+    return {
+        "deck": match.deck, "target": match.target, "stick_the_dealer": match.stick_the_dealer,
+        "dealer_must_take_up": match.dealer_must_take_up, "rated": match.rated,
+        "spectators_allowed": match.spectators_allowed, "move_seconds": match.move_seconds,
+    }  # fmt: skip
+
+
+def _checked_clock(move_seconds: int | None) -> None:
+    if move_seconds is not None and not MIN_MOVE_SECONDS <= move_seconds <= MAX_MOVE_SECONDS:
+        raise GameError(
+            _("The move clock must be from %(low)s to %(high)s seconds, or no clock")
+            % {"low": MIN_MOVE_SECONDS, "high": MAX_MOVE_SECONDS}
+        )
+
+
+def _match_start(*, players: tuple, created_by, options: dict, dealer=None) -> Match:
+    """A match between two people, dealt at once (an accepted rematch or challenge).
+    ``dealer``: the player who deals first; the seats are arranged for it (the deal's seed
+    picks the first dealer's seat)."""
+    rules = _checked_rules(
+        options["deck"], options["target"],
+        options["stick_the_dealer"], options["dealer_must_take_up"],
+    )  # fmt: skip
+    seed = new_seed()
+    seats = list(players)
+    if dealer is not None and seats[first_dealer(seed)] != dealer:
+        seats.reverse()
+    now = timezone.now()
+    match = Match.objects.create(
+        player0=seats[0], player1=seats[1], created_by=created_by, **options, seed=str(seed),
+        status=MatchStatus.ACTIVE, started_at=now, turn_started_at=now,
+        snapshot=state_to_json(new_match(seed, rules)),
+    )  # fmt: skip
+    _save(match, lobby=True)
+    return match
+
+
+REMATCH_FIELDS = ("rematch_seat", "rematch_state", "rematch_until", "next_match")
+
+
+def rematch_offer(*, user, match_id: int) -> Match:
+    """Play a finished match again, with the same options and the first deal to the other
+    player. Against the computer the new match starts at once; against a person the opponent
+    is offered it (accepted if they had offered it too). Returns the new match if one
+    started, else the finished match, now with the offer."""
+    with transaction.atomic():
+        match, seat = _locked_seat(match_id, user)
+        if match.next_match_id is not None:  # already played again (a second click)
+            return match.next_match
+        if match.status != MatchStatus.FINISHED:
+            raise Conflict(_("Only a finished match can be played again"))
+        if match.computer:
+            return _rematch_start(match, created_by=user)
+        if match.rematch_offered and match.rematch_seat != seat:
+            return _rematch_start(match, created_by=match.players[match.rematch_seat])
+        if match.rematch_offered:
+            raise Conflict(_("You have offered a rematch: wait for the answer"))
+        if match.rematch_state == RematchState.DECLINED and match.rematch_seat == seat:
+            raise Conflict(
+                _("%(player)s declined the rematch") % {"player": match.players[seat ^ 1]}
+            )
+        match.rematch_seat = seat
+        match.rematch_state = RematchState.OFFERED
+        match.rematch_until = timezone.now() + REMATCH_LAPSE
+        _save(match, fields=REMATCH_FIELDS)
+        tasks.schedule_rematch_lapse(match.pk, match.version, match.rematch_until)
+    return match
+
+
+def _rematch_start(match: Match, *, created_by) -> Match:
+    """The rematch of the locked, finished ``match``; both players' pages go to it."""
+    old_dealer = first_dealer(int(match.seed))
+    options = _options(match)
+    if match.computer:
+        # The computer keeps seat 1: the deal is drawn until seat 0's first dealer changes.
+        new = match_create_computer(
+            user=match.player0, strength=match.computer,
+            **{key: options[key] for key in ("deck", "target", "stick_the_dealer",
+                                             "dealer_must_take_up")},
+            dealer_seat=old_dealer ^ 1,
+        )  # fmt: skip
+    else:
+        new = _match_start(
+            players=match.players, created_by=created_by, options=options,
+            dealer=match.players[old_dealer ^ 1],
+        )  # fmt: skip
+    match.next_match = new
+    match.rematch_state = ""
+    _save(match, fields=REMATCH_FIELDS)
+    people = (match.player0_id,) if match.computer else (match.player0_id, match.player1_id)
+    realtime.send_user_event_on_commit(people, goto=new.pk)
+    return new
+
+
+def rematch_accept(*, user, match_id: int) -> Match:
+    """The opponent takes up the rematch offer: the new match, for both players' pages."""
+    with transaction.atomic():
+        match, seat = _locked_seat(match_id, user)
+        if match.next_match_id is not None:
+            return match.next_match
+        if not match.rematch_offered or match.rematch_seat == seat:
+            raise Conflict(_("There is no rematch offer to accept"))
+        lapsed = timezone.now() >= match.rematch_until
+        if lapsed:  # its task has not run yet: the offer lapses now (and that is committed)
+            _rematch_end(match, RematchState.LAPSED)
+        else:
+            new = _rematch_start(match, created_by=match.players[match.rematch_seat])
+    if lapsed:
+        raise Conflict(_("The rematch offer has lapsed"))
+    return new
+
+
+def rematch_decline(*, user, match_id: int) -> Match:
+    """The opponent declines the rematch offer, or the player who made it withdraws it."""
+    with transaction.atomic():
+        match, seat = _locked_seat(match_id, user)
+        if not match.rematch_offered:
+            raise Conflict(_("There is no rematch offer to answer"))
+        _rematch_end(match, RematchState.DECLINED if match.rematch_seat != seat else "")
+    return match
+
+
+def _rematch_end(match: Match, state: str) -> None:
+    match.rematch_state = state
+    match.rematch_until = None
+    _save(match, fields=REMATCH_FIELDS)
+
+
+def rematch_lapse(*, match_id: int, version: int | None = None) -> bool:
+    """The offer lapses: its time ran out (the task queued with it, for the version the offer
+    made: anything since and it has nothing to do), or a player left the match's page (no
+    version: whenever it is still offered). True if this call ended it."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not match.rematch_offered or version not in (None, match.version):
+            return False
+        _rematch_end(match, RematchState.LAPSED)
+    return True
+
+
+def _rematch_lapse_if_left(match_id: int) -> None:
+    """A socket on the match closed: if the match has a rematch offer and one of its players
+    no longer has the page open, the offer lapses."""
+    if not Match.objects.filter(pk=match_id, rematch_state=RematchState.OFFERED).exists():
+        return
+    since = timezone.now() - PRESENCE_TIMEOUT
+    match = Match.objects.get(pk=match_id)
+    present = set(
+        Connection.objects.filter(match_id=match_id, seen_at__gte=since).values_list(
+            "user_id", flat=True
+        )
+    )
+    if not {match.player0_id, match.player1_id} <= present:
+        rematch_lapse(match_id=match_id)
+
+
+# The quick pairing asks for the usual rules and a move clock (a newcomer is not left waiting
+# at a table without one).
+def match_find(*, user, deck: int = 24, target: int = 10) -> Match:
+    """"Find an opponent": join the oldest open match of another player with this deck and
+    target and a move clock, or (nobody waiting) open one, or go back to one's own."""
+    candidates = (
+        Match.objects.filter(
+            status=MatchStatus.OPEN, deck=deck, target=target, move_seconds__isnull=False,
+            player0__is_active=True,
+        )  # fmt: skip
+        .exclude(player0=user)
+        .order_by("created_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    for match_id in candidates[:5]:
+        try:
+            return match_join(user=user, match_id=match_id)
+        except Conflict:  # someone else took the seat a moment ago: the next one
+            continue
+    mine = Match.objects.filter(status=MatchStatus.OPEN, player0=user, deck=deck, target=target)
+    return mine.order_by("created_at").first() or match_create(
+        user=user, deck=deck, target=target
+    )
+
+
+def challenge_create(*, user, challenged, **options) -> Challenge:
+    """Invite ``challenged`` to a match with these options (match_create's); they see it live
+    on any page and accept or decline it. It lapses after CHALLENGE_LAPSE."""
+    options = {**_options(Challenge()), "move_seconds": DEFAULT_MOVE_SECONDS, **options}
+    _checked_rules(
+        options["deck"], options["target"],
+        options["stick_the_dealer"], options["dealer_must_take_up"],
+    )  # fmt: skip
+    _checked_clock(options["move_seconds"])
+    if challenged.pk == user.pk:
+        raise NotAllowed(_("You cannot challenge yourself"))
+    if not challenged.is_active or challenged.username.startswith(COMPUTER_USERNAME.format("")):
+        raise NotAllowed(
+            _("%(player)s cannot be challenged") % {"player": challenged.username}
+        )
+    with transaction.atomic():
+        pending = Challenge.objects.filter(
+            challenger=user, challenged=challenged, status=Challenge.Status.PENDING,
+            until__gt=timezone.now(),
+        )  # fmt: skip
+        if pending.exists():
+            raise Conflict(
+                _("You have challenged %(player)s already: wait for the answer")
+                % {"player": challenged.username}
+            )
+        challenge = Challenge.objects.create(
+            challenger=user, challenged=challenged, until=timezone.now() + CHALLENGE_LAPSE,
+            **options,
+        )  # fmt: skip
+        tasks.schedule_challenge_lapse(challenge.pk, challenge.until)
+        realtime.send_user_event_on_commit((user.pk, challenged.pk))
+    return challenge
+
+
+def _locked_challenge(challenge_id: int, user) -> Challenge:
+    challenge = (
+        Challenge.objects.select_for_update(of=("self",))
+        .select_related("challenger", "challenged")
+        .filter(pk=challenge_id)
+        .filter(Q(challenger=user) | Q(challenged=user))
+        .first()
+    )
+    if challenge is None:
+        raise NotFound(_("There is no such challenge"))
+    return challenge
+
+
+def challenge_accept(*, user, challenge_id: int) -> Match:
+    """The challenged player accepts: the match starts and both players' pages go to it."""
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id, user)
+        if challenge.challenged_id != user.pk:
+            raise NotAllowed(_("Only the challenged player can accept a challenge"))
+        if challenge.status == Challenge.Status.ACCEPTED and challenge.match_id:
+            return challenge.match  # a second click
+        lapsed = challenge.status == Challenge.Status.PENDING and timezone.now() >= challenge.until
+        if lapsed:
+            _challenge_end(challenge, Challenge.Status.LAPSED)
+        elif challenge.status != Challenge.Status.PENDING:
+            raise Conflict(_("This challenge is no longer open"))
+        else:
+            match = _match_start(
+                players=(challenge.challenger, challenge.challenged),
+                created_by=challenge.challenger, options=_options(challenge),
+            )  # fmt: skip
+            challenge.match = match
+            _challenge_end(challenge, Challenge.Status.ACCEPTED, goto=match.pk)
+    if lapsed:
+        raise Conflict(_("This challenge has lapsed"))
+    return match
+
+
+def challenge_decline(*, user, challenge_id: int) -> Challenge:
+    """The challenged player declines, or the challenger withdraws the challenge."""
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id, user)
+        if challenge.status != Challenge.Status.PENDING:
+            raise Conflict(_("This challenge is no longer open"))
+        mine = challenge.challenger_id == user.pk
+        _challenge_end(
+            challenge, Challenge.Status.CANCELLED if mine else Challenge.Status.DECLINED
+        )
+    return challenge
+
+
+def challenge_lapse(*, challenge_id: int) -> bool:
+    """Nobody answered in time (the task queued with the challenge). True if it lapsed now."""
+    with transaction.atomic():
+        challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
+        if challenge is None or challenge.status != Challenge.Status.PENDING:
+            return False
+        _challenge_end(challenge, Challenge.Status.LAPSED)
+    return True
+
+
+def _challenge_end(challenge: Challenge, status: str, goto: int | None = None) -> None:
+    challenge.status = status
+    challenge.save(update_fields=["status", "match"])
+    players = (challenge.challenger_id, challenge.challenged_id)
+    realtime.send_user_event_on_commit(players, goto=goto)
 
 
 # Presence: one row per open match socket ------------------------------------------------
@@ -417,6 +733,7 @@ def connection_close(*, match_id: int, channel_name: str) -> None:
     with transaction.atomic():
         Connection.objects.filter(channel_name=channel_name).delete()
         realtime.send_event_on_commit(match_id, presence=True)
+    _rematch_lapse_if_left(match_id)  # a rematch offer lapses when a player leaves
 
 
 def rating_changes_reverse(*, match: Match) -> int:

@@ -12,6 +12,7 @@ urlpatterns = [
     path("play/", views.lobby, name="lobby"),
     path("play/create", views.match_create, name="match_create"),
     path("play/computer", views.match_create_computer, name="match_create_computer"),
+    path("play/find", views.match_find, name="match_find"),
     path("matches/<match:match_id>/", views.match_detail, name="match_detail"),
     path("matches/<match:match_id>/board", views.match_board, name="match_board"),
     path("matches/<match:match_id>/replay", views.match_replay, name="match_replay"),
@@ -21,7 +22,17 @@ urlpatterns = [
     path("matches/<match:match_id>/resign", views.match_resign, name="match_resign"),
     path("matches/<match:match_id>/claim", views.match_claim, name="match_claim"),
     path("matches/<match:match_id>/report", views.match_report, name="match_report"),
+    path("matches/<match:match_id>/rematch", views.rematch_offer, name="rematch_offer"),
+    path("matches/<match:match_id>/rematch/accept", views.rematch_accept, name="rematch_accept"),
+    path(
+        "matches/<match:match_id>/rematch/decline", views.rematch_decline, name="rematch_decline"
+    ),
     path("users/<str:username>/", views.profile, name="profile"),
+    path("users/<str:username>/challenge", views.challenge_create, name="challenge_create"),
+    path("challenges/<id:challenge_id>/accept", views.challenge_accept, name="challenge_accept"),
+    path(
+        "challenges/<id:challenge_id>/decline", views.challenge_decline, name="challenge_decline"
+    ),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("history/", views.history, name="history"),
 ]

@@ -21,9 +21,16 @@ from . import i18n, selectors, services, throttle
 from .board import Card, board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
-from .forms import ComputerMatchForm, MatchCreateForm, MoveForm, ReportForm, SignupForm
+from .forms import (
+    ComputerMatchForm,
+    FindOpponentForm,
+    MatchCreateForm,
+    MoveForm,
+    ReportForm,
+    SignupForm,
+)
 from .glossary import TERMS
-from .models import Match, MatchStatus
+from .models import COMPUTER_USERNAME, Computer, Match, MatchStatus
 
 
 @require_safe
@@ -165,7 +172,11 @@ def _lobby_context(
         {
             "form": form or MatchCreateForm(),
             "computer_form": computer_form or ComputerMatchForm(prefix="computer"),
+            "find_form": FindOpponentForm(prefix="find"),
+            "strengths": Computer.choices,
             "base_url": _base_url(request),
+            # A form refused: its section is open, so the player sees why.
+            "more_open": bool(form or computer_form),
         }
     )
     return context
@@ -196,6 +207,52 @@ def match_create_computer(request: HttpRequest) -> HttpResponse:
         return render(request, "lobby.html", context, status=400)
     match = services.match_create_computer(user=request.user, **form.cleaned_data)
     return redirect("match_detail", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def match_find(request: HttpRequest) -> HttpResponse:
+    """"Find an opponent": join the oldest compatible open match, or open one."""
+    form = FindOpponentForm(request.POST, prefix="find")
+    if not form.is_valid():
+        return render(request, "lobby.html", _lobby_context(request), status=400)
+    match = services.match_find(user=request.user, **form.cleaned_data)
+    return redirect("match_detail", match_id=match.pk)
+
+
+def _go(request: HttpRequest, match: Match) -> HttpResponse:
+    """Take the page to ``match``: htmx follows HX-Redirect, a plain form the redirect."""
+    if request.htmx:
+        response = HttpResponse(status=200)
+        response["HX-Redirect"] = reverse("match_detail", args=[match.pk])
+        return response
+    return redirect("match_detail", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def rematch_offer(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Play again: a new match at once (the computer, or the opponent had offered too), or the
+    offer, on the board."""
+    try:
+        match = services.rematch_offer(user=request.user, match_id=match_id)
+    except services.GameError as error:
+        return _render_board(request, _match_or_404(match_id), error.message, error.status)
+    if match.pk != match_id:
+        return _go(request, match)
+    if request.htmx:
+        return _render_board(request, match)
+    return redirect("match_detail", match_id=match_id)
+
+
+@login_required
+@require_POST
+def rematch_accept(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        match = services.rematch_accept(user=request.user, match_id=match_id)
+    except services.GameError as error:
+        return _render_board(request, _match_or_404(match_id), error.message, error.status)
+    return _go(request, match)
 
 
 def _match_or_404(match_id: int) -> Match:
@@ -285,6 +342,7 @@ match_join = _match_action(services.match_join)
 match_abort = _match_action(services.match_abort)
 match_resign = _match_action(services.match_resign)
 match_claim = _match_action(services.match_claim)
+rematch_decline = _match_action(services.rematch_decline)
 
 
 @login_required
@@ -293,13 +351,78 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = selectors.user_by_name(username)
     if player is None:
         raise Http404(_("There is no player of that name"))
+    return _profile_page(request, player)
+
+
+def _profile_page(request, player, form: MatchCreateForm | None = None, status: int = 200):
     context = {
         "player": player,
         "record": selectors.record(user=player),
         "rating": selectors.rating_of(user=player),
         "chart": line_chart(selectors.rating_history(user=player)),
+        # Anyone else but the computer may be challenged (it is always in the lobby).
+        "can_challenge": player.pk != request.user.pk
+        and player.is_active
+        and not player.username.startswith(COMPUTER_USERNAME.format("")),
+        "challenge_form": form or MatchCreateForm(prefix="challenge"),
+        "challenge_open": form is not None,
     }
-    return render(request, "profile.html", context)
+    return render(request, "profile.html", context, status=status)
+
+
+@login_required
+@require_POST
+def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
+    player = selectors.user_by_name(username)
+    if player is None:
+        raise Http404(_("There is no player of that name"))
+    form = MatchCreateForm(request.POST, prefix="challenge")
+    if not form.is_valid():
+        return _profile_page(request, player, form, status=400)
+    try:
+        services.challenge_create(user=request.user, challenged=player, **form.cleaned_data)
+    except services.GameError as error:
+        messages.error(request, error.message)
+        return _profile_page(request, player, form, status=error.status)
+    messages.success(
+        request,
+        _("Challenge sent to %(player)s: you will go to the match when they accept.")
+        % {"player": player.username},
+    )
+    return redirect("profile", username=player.username)
+
+
+@login_required
+@require_POST
+def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    try:
+        match = services.challenge_accept(user=request.user, challenge_id=challenge_id)
+    except services.GameError as error:
+        return render(
+            request, "error.html", {"title": _("Challenge"), "message": error.message},
+            status=error.status,
+        )  # fmt: skip
+    return _go(request, match)
+
+
+@login_required
+@require_POST
+def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """Decline a challenge (or withdraw one's own); back to the page it was answered on."""
+    try:
+        services.challenge_decline(user=request.user, challenge_id=challenge_id)
+    except services.GameError as error:
+        return render(
+            request, "error.html", {"title": _("Challenge"), "message": error.message},
+            status=error.status,
+        )  # fmt: skip
+    return redirect(_safe_target(request, request.POST.get("next", ""), reverse("lobby")))
+
+
+def say_logged_out(sender, request, user, **kwargs) -> None:
+    """Django's ``user_logged_out`` signal: the page the player lands on says so."""
+    if request is not None:
+        messages.info(request, _("You are logged out."))
 
 
 @login_required
