@@ -102,9 +102,7 @@ class Match(models.Model):
     rematch_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     rematch_state = models.CharField(max_length=16, choices=RematchState, blank=True)
     rematch_until = models.DateTimeField(null=True, blank=True)
-    next_match = models.ForeignKey(
-        "self", models.SET_NULL, related_name="+", null=True, blank=True
-    )
+    next_match = models.ForeignKey("self", models.SET_NULL, related_name="+", null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "matches"

@@ -113,9 +113,7 @@ def _server_stopped() -> bool:
     return loop is not None and not loop.is_running()
 
 
-async def _group_send(
-    layer, group: str, event: dict, lobby: tuple, watch: bool = False
-) -> None:
+async def _group_send(layer, group: str, event: dict, lobby: tuple, watch: bool = False) -> None:
     await twice(layer.group_send, group, event)
     # The players' own lists first: a lobby socket knows its player's open matches before the
     # shared list comes (it leaves them out of it).

@@ -584,11 +584,15 @@ def _rematch_lapse_if_left(match_id: int) -> None:
 # The quick pairing asks for the usual rules and a move clock (a newcomer is not left waiting
 # at a table without one).
 def match_find(*, user, deck: int = 24, target: int = 10) -> Match:
-    """"Find an opponent": join the oldest open match of another player with this deck and
-    target and a move clock, or (nobody waiting) open one, or go back to one's own."""
+    """The quick pairing ("Find an opponent"): join the oldest open match of another player
+    with this deck and target and a move clock, or (nobody waiting) open one, or go back to
+    one's own open match."""
     candidates = (
         Match.objects.filter(
-            status=MatchStatus.OPEN, deck=deck, target=target, move_seconds__isnull=False,
+            status=MatchStatus.OPEN,
+            deck=deck,
+            target=target,
+            move_seconds__isnull=False,
             player0__is_active=True,
         )  # fmt: skip
         .exclude(player0=user)
@@ -601,9 +605,7 @@ def match_find(*, user, deck: int = 24, target: int = 10) -> Match:
         except Conflict:  # someone else took the seat a moment ago: the next one
             continue
     mine = Match.objects.filter(status=MatchStatus.OPEN, player0=user, deck=deck, target=target)
-    return mine.order_by("created_at").first() or match_create(
-        user=user, deck=deck, target=target
-    )
+    return mine.order_by("created_at").first() or match_create(user=user, deck=deck, target=target)
 
 
 def challenge_create(*, user, challenged, **options) -> Challenge:
@@ -618,9 +620,7 @@ def challenge_create(*, user, challenged, **options) -> Challenge:
     if challenged.pk == user.pk:
         raise NotAllowed(_("You cannot challenge yourself"))
     if not challenged.is_active or challenged.username.startswith(COMPUTER_USERNAME.format("")):
-        raise NotAllowed(
-            _("%(player)s cannot be challenged") % {"player": challenged.username}
-        )
+        raise NotAllowed(_("%(player)s cannot be challenged") % {"player": challenged.username})
     with transaction.atomic():
         pending = Challenge.objects.filter(
             challenger=user, challenged=challenged, status=Challenge.Status.PENDING,
@@ -685,9 +685,7 @@ def challenge_decline(*, user, challenge_id: int) -> Challenge:
         if challenge.status != Challenge.Status.PENDING:
             raise Conflict(_("This challenge is no longer open"))
         mine = challenge.challenger_id == user.pk
-        _challenge_end(
-            challenge, Challenge.Status.CANCELLED if mine else Challenge.Status.DECLINED
-        )
+        _challenge_end(challenge, Challenge.Status.CANCELLED if mine else Challenge.Status.DECLINED)
     return challenge
 
 

@@ -24,15 +24,11 @@ urlpatterns = [
     path("matches/<match:match_id>/report", views.match_report, name="match_report"),
     path("matches/<match:match_id>/rematch", views.rematch_offer, name="rematch_offer"),
     path("matches/<match:match_id>/rematch/accept", views.rematch_accept, name="rematch_accept"),
-    path(
-        "matches/<match:match_id>/rematch/decline", views.rematch_decline, name="rematch_decline"
-    ),
+    path("matches/<match:match_id>/rematch/decline", views.rematch_decline, name="rematch_decline"),
     path("users/<str:username>/", views.profile, name="profile"),
     path("users/<str:username>/challenge", views.challenge_create, name="challenge_create"),
     path("challenges/<id:challenge_id>/accept", views.challenge_accept, name="challenge_accept"),
-    path(
-        "challenges/<id:challenge_id>/decline", views.challenge_decline, name="challenge_decline"
-    ),
+    path("challenges/<id:challenge_id>/decline", views.challenge_decline, name="challenge_decline"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("history/", views.history, name="history"),
 ]

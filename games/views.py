@@ -212,7 +212,7 @@ def match_create_computer(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def match_find(request: HttpRequest) -> HttpResponse:
-    """"Find an opponent": join the oldest compatible open match, or open one."""
+    """The quick pairing: join the oldest compatible open match, or open one."""
     form = FindOpponentForm(request.POST, prefix="find")
     if not form.is_valid():
         return render(request, "lobby.html", _lobby_context(request), status=400)
