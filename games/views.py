@@ -422,7 +422,7 @@ def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
 def say_logged_out(sender, request, user, **kwargs) -> None:
     """Django's ``user_logged_out`` signal: the page the player lands on says so."""
     if request is not None:
-        messages.info(request, _("You are logged out."))
+        messages.info(request, _("You are logged out."), fail_silently=True)
 
 
 @login_required

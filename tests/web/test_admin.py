@@ -6,6 +6,7 @@ import pytest
 
 from games import services
 from games.engine import legal_actions
+from tests.matches import resign
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,7 @@ def test_staff_find_a_match_by_player_and_read_its_move_log(client, staff, alice
 
 def test_nobody_edits_or_deletes_matches_moves_or_ratings_in_the_admin(client, staff, alice, bob):
     match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
-    services.match_resign(user=alice, match_id=match.pk)
+    resign(alice, match)
     client.force_login(staff)
     assert client.get(f"/admin/games/match/{match.pk}/delete/").status_code == 403
     assert client.get("/admin/games/match/add/").status_code == 403

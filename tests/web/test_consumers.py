@@ -17,6 +17,7 @@ from games.engine import legal_actions
 from games.engine.cards import CODES, cards_in
 from games.models import Connection, Match, Move
 from tests.engine.positions import codes_in
+from tests.matches import both_acted
 from tests.tasks import run_due_tasks
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -308,7 +309,7 @@ async def test_the_workers_clock_expiry_reaches_an_open_socket(alice, bob):
 
     from django.utils import timezone
 
-    match = await start_match(alice, bob)
+    match = await database_sync_to_async(both_acted)(await start_match(alice, bob))
     ws = await socket(alice, f"/ws/matches/{match.pk}/")
     await ws.connect()
     assert "ran out of time" not in await board(ws)
