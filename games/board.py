@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from . import selectors, services
-from .engine import Action, cards, replay, view_for
+from .engine import Action, cards, first_dealer, replay, view_for
 from .engine.cards import CODES, NO_TRUMP, RANK_CODES, SUIT_CODES, sort_key
 from .engine.verify import commitment
 from .models import EndReason, Match, MatchStatus, RematchState, Report
@@ -255,6 +255,8 @@ def _end_context(match: Match, seat: int | None, view) -> dict:
         and not offer_mine,
         "rematch_declined": state == RematchState.DECLINED and offer_mine,
         "rematch_lapsed": state == RematchState.LAPSED and seat is not None,
+        # The rematch's first dealer: whoever did not deal this match's first hand.
+        "rematch_dealer": match.players[first_dealer(int(match.seed)) ^ 1].username,
     }  # fmt: skip
     context["can_rematch"] = (
         seat is not None
