@@ -392,16 +392,18 @@ def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
     return redirect("profile", username=player.username)
 
 
+def _challenge_refused(request: HttpRequest, error: services.GameError) -> HttpResponse:
+    context = {"title": _("Challenge"), "message": error.message}
+    return render(request, "error.html", context, status=error.status)
+
+
 @login_required
 @require_POST
 def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
     try:
         match = services.challenge_accept(user=request.user, challenge_id=challenge_id)
     except services.GameError as error:
-        return render(
-            request, "error.html", {"title": _("Challenge"), "message": error.message},
-            status=error.status,
-        )  # fmt: skip
+        return _challenge_refused(request, error)
     return _go(request, match)
 
 
@@ -412,10 +414,7 @@ def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
     try:
         services.challenge_decline(user=request.user, challenge_id=challenge_id)
     except services.GameError as error:
-        return render(
-            request, "error.html", {"title": _("Challenge"), "message": error.message},
-            status=error.status,
-        )  # fmt: skip
+        return _challenge_refused(request, error)
     return redirect(_safe_target(request, request.POST.get("next", ""), reverse("lobby")))
 
 

@@ -127,7 +127,7 @@ def test_a_challenge_from_a_profile_accepted_live(live_server_url, new_page, ali
     assert match.deck == 32
 
 
-@pytest.mark.parametrize("width,height", [(1280, 800), (375, 667)])
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (375, 667)])
 def test_a_newcomer_reaches_a_running_match_against_the_computer_in_one_tap(
     live_server_url, new_page, django_user_model, width, height
 ):

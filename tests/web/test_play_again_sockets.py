@@ -71,9 +71,7 @@ async def test_a_challenge_reaches_every_page_and_its_acceptance_takes_both_to_t
     for ws in (challenger, challenged):
         assert (await ws.connect())[0]
         assert 'id="challenges"' in await ws.receive_from(timeout=5)  # the banner, empty
-    challenge = await database_sync_to_async(services.challenge_create)(
-        user=alice, challenged=bob
-    )
+    challenge = await database_sync_to_async(services.challenge_create)(user=alice, challenged=bob)
     banner = await frame_with(challenged, f'data-challenge="{challenge.pk}"')
     assert "alice challenges you to a match" in banner
     assert 'data-action="accept-challenge"' in banner and "data-goto" not in banner

@@ -62,9 +62,7 @@ def test_find_an_opponent_in_the_lobby(alice, bob):
     assert refused.status_code == 400 and Match.objects.count() == 1
 
 
-def test_the_watch_list_shows_players_score_and_deck_of_matches_others_may_watch(
-    alice, bob, carol
-):
+def test_the_watch_list_shows_players_score_and_deck_of_matches_others_may_watch(alice, bob, carol):
     shown = start(alice, bob, deck=32)
     start(carol, bob, spectators_allowed=False)
     page = logged_in(carol).get("/play/").content.decode()
@@ -287,5 +285,5 @@ def test_the_adjudicate_form_has_no_winner_chosen(moderator, alice, bob):
         {"action": "adjudicate_match", "_selected_action": [match.pk]},
     ).content.decode()
     assert '<option value="" selected disabled>' in page
-    assert "<option value=\"%d\" selected" % alice.pk not in page
+    assert f'<option value="{alice.pk}" selected' not in page
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
