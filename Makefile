@@ -32,9 +32,10 @@ run: $(VENV)/.runtime
 		$(BIN)/honcho --no-colour start --port $(PORT) web worker
 
 # An administrator for the local site (`make run`'s database): sets itself up like `make run`.
+# SUPERUSER_ARGS=--noinput takes the name and password from DJANGO_SUPERUSER_USERNAME/_PASSWORD.
 superuser: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py createsuperuser
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py createsuperuser $(SUPERUSER_ARGS)
 
 # Tests run with DEBUG off, as production does; they need a SECRET_KEY of their own.
 # Browser tests (-m e2e) run in a pytest process of their own (see tests/e2e/conftest.py);
