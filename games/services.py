@@ -55,6 +55,9 @@ ABANDON_AFTER = timedelta(minutes=5)
 # An unanswered rematch offer lapses after this long; a challenge after the second.
 REMATCH_LAPSE = timedelta(minutes=2)
 CHALLENGE_LAPSE = timedelta(minutes=5)
+# A player whose last socket on the match closed this long ago has left its page (a reload
+# opens a new one well within it).
+REMATCH_LEAVE_GRACE = timedelta(seconds=5)
 
 
 class GameError(Exception):
@@ -553,32 +556,33 @@ def _rematch_end(match: Match, state: str) -> None:
     _save(match, fields=REMATCH_FIELDS)
 
 
-def rematch_lapse(*, match_id: int, version: int | None = None) -> bool:
-    """The offer lapses: its time ran out (the task queued with it, for the version the offer
-    made: anything since and it has nothing to do), or a player left the match's page (no
-    version: whenever it is still offered). True if this call ended it."""
+def rematch_lapse(*, match_id: int, version: int, if_left: bool = False) -> bool:
+    """The offer made at ``version`` lapses (anything since, and there is nothing to do): its
+    time is up, or (``if_left``) a player has left the match's page, seen a few seconds after
+    their last socket there closed (a page reloaded in the meantime keeps it). True if this
+    call ended it."""
     with transaction.atomic():
         match = _locked(match_id)
-        if not match.rematch_offered or version not in (None, match.version):
+        if not match.rematch_offered or version != match.version:
             return False
+        if if_left:
+            since = timezone.now() - PRESENCE_TIMEOUT
+            present = Connection.objects.filter(match_id=match_id, seen_at__gte=since)
+            if {match.player0_id, match.player1_id} <= set(
+                present.values_list("user_id", flat=True)
+            ):
+                return False
         _rematch_end(match, RematchState.LAPSED)
     return True
 
 
-def _rematch_lapse_if_left(match_id: int) -> None:
-    """A socket on the match closed: if the match has a rematch offer and one of its players
-    no longer has the page open, the offer lapses."""
-    if not Match.objects.filter(pk=match_id, rematch_state=RematchState.OFFERED).exists():
-        return
-    since = timezone.now() - PRESENCE_TIMEOUT
-    match = Match.objects.get(pk=match_id)
-    present = set(
-        Connection.objects.filter(match_id=match_id, seen_at__gte=since).values_list(
-            "user_id", flat=True
-        )
-    )
-    if not {match.player0_id, match.player1_id} <= present:
-        rematch_lapse(match_id=match_id)
+def _rematch_check_left(match_id: int) -> None:
+    """A socket on the match closed: if the match has a rematch offer, see in a moment whether
+    a player has left its page (then the offer lapses)."""
+    offered = Match.objects.filter(pk=match_id, rematch_state=RematchState.OFFERED)
+    version = offered.values_list("version", flat=True).first()
+    if version is not None:
+        tasks.schedule_rematch_left(match_id, version, timezone.now() + REMATCH_LEAVE_GRACE)
 
 
 # The quick pairing asks for the usual rules and a move clock (a newcomer is not left waiting
@@ -731,7 +735,7 @@ def connection_close(*, match_id: int, channel_name: str) -> None:
     with transaction.atomic():
         Connection.objects.filter(channel_name=channel_name).delete()
         realtime.send_event_on_commit(match_id, presence=True)
-    _rematch_lapse_if_left(match_id)  # a rematch offer lapses when a player leaves
+    _rematch_check_left(match_id)  # a rematch offer lapses when a player leaves
 
 
 def rating_changes_reverse(*, match: Match) -> int:

@@ -45,6 +45,14 @@ def rematch_lapse(match_id: int, version: int) -> bool:
 
 
 @task()
+def rematch_left(match_id: int, version: int) -> bool:
+    """The rematch offer made at ``version`` lapses if a player has left the match's page."""
+    from .services import rematch_lapse
+
+    return rematch_lapse(match_id=match_id, version=version, if_left=True)
+
+
+@task()
 def challenge_lapse(challenge_id: int) -> bool:
     """The challenge lapses if it is still unanswered."""
     from .services import challenge_lapse
@@ -66,6 +74,10 @@ def schedule_clock_expire(match_id: int, version: int, deadline: datetime) -> No
 
 def schedule_rematch_lapse(match_id: int, version: int, due: datetime) -> None:
     rematch_lapse.using(run_after=due).enqueue(match_id, version)
+
+
+def schedule_rematch_left(match_id: int, version: int, due: datetime) -> None:
+    rematch_left.using(run_after=due).enqueue(match_id, version)
 
 
 def schedule_challenge_lapse(challenge_id: int, due: datetime) -> None:

@@ -217,7 +217,7 @@ def match_find(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "lobby.html", _lobby_context(request), status=400)
     match = services.match_find(user=request.user, **form.cleaned_data)
-    return redirect("match_detail", match_id=match.pk)
+    return _go(request, match)  # from the end of a match too ("New opponent", with htmx)
 
 
 def _go(request: HttpRequest, match: Match) -> HttpResponse:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import services
 from games.engine import first_dealer
@@ -24,6 +24,14 @@ from tests.matches import both_acted, play_to_the_end, resign, start
 from tests.tasks import age, queued, run_due_tasks
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    # Refusals are matched by their English words; a page test earlier in the process may have
+    # left another language active in this thread.
+    with translation.override("en"):
+        yield
 
 
 def to_act(match: Match):
@@ -190,13 +198,23 @@ def test_withdrawing_an_offer_leaves_no_trace(finished, alice):
     assert match.rematch_state == "" and match.rematch_until is None
 
 
-def test_an_offer_lapses_when_a_player_leaves_the_page(finished, alice, bob):
+@pytest.mark.django_db(transaction=True)
+def test_an_offer_lapses_when_a_player_leaves_the_page_but_not_on_a_reload(alice, bob):
+    finished = play_to_the_end(start(alice, bob))
     for user, channel in ((alice, "a"), (bob, "b"), (bob, "b2")):
         services.connection_open(match_id=finished.pk, user=user, channel_name=channel)
     services.rematch_offer(user=alice, match_id=finished.pk)
     services.connection_close(match_id=finished.pk, channel_name="b2")  # bob's other tab
+    run_due_tasks(as_if_seconds_passed=6)
     assert Match.objects.get(pk=finished.pk).rematch_state == RematchState.OFFERED
-    services.connection_close(match_id=finished.pk, channel_name="b")  # bob has gone
+    services.connection_close(match_id=finished.pk, channel_name="b")  # bob reloads the page:
+    services.connection_open(match_id=finished.pk, user=bob, channel_name="b3")  # back at once
+    run_due_tasks(as_if_seconds_passed=6)
+    assert Match.objects.get(pk=finished.pk).rematch_state == RematchState.OFFERED
+    services.connection_close(match_id=finished.pk, channel_name="b3")  # bob has gone
+    run_due_tasks()  # not yet: he may be reloading
+    assert Match.objects.get(pk=finished.pk).rematch_state == RematchState.OFFERED
+    run_due_tasks(as_if_seconds_passed=6)
     assert Match.objects.get(pk=finished.pk).rematch_state == RematchState.LAPSED
 
 
