@@ -287,3 +287,15 @@ def test_the_adjudicate_form_has_no_winner_chosen(moderator, alice, bob):
     assert '<option value="" selected disabled>' in page
     assert f'<option value="{alice.pk}" selected' not in page
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
+
+
+def test_new_opponent_from_the_end_screen_finds_a_match_with_the_same_deck_and_target(
+    alice, bob, carol
+):
+    finished = play_to_the_end(start(alice, bob, deck=32, target=7))
+    page = logged_in(alice).get(f"/matches/{finished.pk}/").content.decode()
+    assert 'data-action="new-opponent"' in page and 'name="find-deck" value="32"' in page
+    waiting = services.match_create(user=carol, deck=32, target=7)
+    response = logged_in(alice).post("/play/find", {"find-deck": "32", "find-target": "7"}, **HTMX)
+    assert response["HX-Redirect"] == f"/matches/{waiting.pk}/"
+    assert Match.objects.get(pk=waiting.pk).player1 == alice
