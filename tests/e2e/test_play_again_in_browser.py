@@ -149,3 +149,40 @@ def test_a_newcomer_reaches_a_running_match_against_the_computer_in_one_tap(
     match = Match.objects.get(player0=newcomer)
     assert match.status == MatchStatus.ACTIVE and match.computer == "medium"
     assert page.url.endswith(f"/matches/{match.pk}/")
+
+
+CONTRAST = """el => {
+  const rgb = c => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = c => {
+    const [r, g, b] = rgb(c).map(v => v / 255).map(
+      v => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  let back = el, bg = "rgba(0, 0, 0, 0)";
+  while (back && (bg === "rgba(0, 0, 0, 0)" || bg === "transparent")) {
+    bg = getComputedStyle(back).backgroundColor;
+    back = back.parentElement;
+  }
+  const [a, b] = [lum(getComputedStyle(el).color), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+def test_the_invite_link_is_readable_and_its_copy_button_copies_it(
+    live_server_url, new_page, alice
+):
+    match = services.match_create(user=alice, deck=25, target=7)
+    page = new_page(logged_in=alice)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{live_server_url}/matches/{match.pk}/")
+    assert "25 cards · to 7" in page.locator("[data-options]").inner_text()
+    # The socket's first push replaces the board a moment after the page loads: then measure.
+    page.wait_for_timeout(1_000)
+    for hook in ("[data-invite]", "[data-action=copy-invite]"):
+        assert page.locator(hook).evaluate(CONTRAST) >= 4.5
+    page.click("[data-action=copy-invite]")
+    page.wait_for_selector("[data-action=copy-invite][data-copied]")
+    assert page.locator("[data-action=copy-invite]").inner_text() == "Copied"
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == f"{live_server_url}/matches/{match.pk}/"
+    shot(page, "invite")
