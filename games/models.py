@@ -279,6 +279,8 @@ class Challenge(models.Model):
     until = models.DateTimeField()
     match = models.ForeignKey(Match, models.SET_NULL, related_name="+", null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # When it was accepted, declined, withdrawn or lapsed: the challenger hears of a refusal.
+    answered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -132,14 +132,25 @@ def watch_matches() -> list[dict]:
     ]
 
 
+# A challenger hears for this long that their challenge was declined or lapsed.
+CHALLENGE_ANSWER_SHOWN = timedelta(minutes=1)
+
+
 def pending_challenges(*, user) -> dict:
-    """The challenges waiting for this player's answer, and those they are waiting on."""
-    pending = Challenge.objects.filter(
-        status=Challenge.Status.PENDING, until__gt=timezone.now()
-    ).select_related("challenger", "challenged")
+    """The challenges waiting for this player's answer, those they are waiting on, and their
+    own that were just declined or lapsed."""
+    now = timezone.now()
+    challenges = Challenge.objects.select_related("challenger", "challenged")
+    pending = challenges.filter(status=Challenge.Status.PENDING, until__gt=now)
+    refused = challenges.filter(
+        challenger=user,
+        status__in=(Challenge.Status.DECLINED, Challenge.Status.LAPSED),
+        answered_at__gte=now - CHALLENGE_ANSWER_SHOWN,
+    )
     return {
         "challenges_to_me": list(pending.filter(challenged=user)[:10]),
         "challenges_from_me": list(pending.filter(challenger=user)[:10]),
+        "challenges_refused": list(refused[:5]),
     }
 
 

@@ -705,7 +705,8 @@ def challenge_lapse(*, challenge_id: int) -> bool:
 
 def _challenge_end(challenge: Challenge, status: str, goto: int | None = None) -> None:
     challenge.status = status
-    challenge.save(update_fields=["status", "match"])
+    challenge.answered_at = timezone.now()
+    challenge.save(update_fields=["status", "match", "answered_at"])
     players = (challenge.challenger_id, challenge.challenged_id)
     realtime.send_user_event_on_commit(players, goto=goto)
 

@@ -78,6 +78,7 @@ class Migration(migrations.Migration):
                 ('status', models.CharField(choices=[('pending', 'Waiting for an answer'), ('accepted', 'Accepted'), ('declined', 'Declined'), ('cancelled', 'Withdrawn'), ('lapsed', 'Lapsed')], default='pending', max_length=16)),
                 ('until', models.DateTimeField()),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('answered_at', models.DateTimeField(blank=True, null=True)),
                 ('challenged', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
                 ('challenger', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
                 ('match', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.match')),

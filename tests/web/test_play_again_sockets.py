@@ -111,3 +111,19 @@ async def test_the_players_socket_refuses_strangers_and_messages(alice):
     await ws.send_to(text_data="hello")
     assert "This connection takes no messages" in await ws.receive_from(timeout=5)
     await ws.disconnect()
+
+
+async def test_the_challenger_hears_that_the_challenge_was_declined(alice, bob):
+    challenger = await socket(alice, "/ws/me/")
+    assert (await challenger.connect())[0]
+    await challenger.receive_from(timeout=5)
+    challenge = await database_sync_to_async(services.challenge_create)(user=alice, challenged=bob)
+    await frame_with(challenger, "data-my-challenge")
+    await database_sync_to_async(services.challenge_decline)(user=bob, challenge_id=challenge.pk)
+    frame = await frame_with(challenger, 'data-challenge-answer="declined"')
+    assert "bob declined your challenge." in frame and "data-my-challenge" not in frame
+    lapsed = await database_sync_to_async(services.challenge_create)(user=alice, challenged=bob)
+    await database_sync_to_async(services.challenge_lapse)(challenge_id=lapsed.pk)
+    frame = await frame_with(challenger, 'data-challenge-answer="lapsed"')
+    assert "Your challenge to bob lapsed" in frame
+    await challenger.disconnect()
