@@ -9,7 +9,7 @@ PORT ?= 8000
 # `make test` runs everything; PYTEST_ARGS narrows it (e.g. PYTEST_ARGS="tests/engine -x").
 PYTEST_ARGS ?=
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench clean superuser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ run: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=$${DEBUG:-1} HOST=$(HOST) PATH="$(CURDIR)/$(BIN):$$PATH" \
 		$(BIN)/honcho --no-colour start --port $(PORT) web worker
+
+# An administrator for the local site (`make run`'s database): sets itself up like `make run`.
+# SUPERUSER_ARGS=--noinput takes the name and password from DJANGO_SUPERUSER_USERNAME/_PASSWORD.
+superuser: $(VENV)/.runtime
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py createsuperuser $(SUPERUSER_ARGS)
 
 # Tests run with DEBUG off, as production does; they need a SECRET_KEY of their own.
 # Browser tests (-m e2e) run in a pytest process of their own (see tests/e2e/conftest.py);

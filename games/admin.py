@@ -8,7 +8,9 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
+from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
@@ -167,7 +169,8 @@ class MatchAdmin(admin.ModelAdmin):
         "player0", "player1", "created_by", "deck", "target", "stick_the_dealer",
         "dealer_must_take_up", "rated", "spectators_allowed", "computer", "seed_or_commitment",
         "status", "end_reason",
-        "winner", "created_at", "started_at", "finished_at", "version", "replay_link",
+        "winner", "created_at", "started_at", "finished_at", "version", "move_count", "acted",
+        "rematch_seat", "rematch_state", "rematch_until", "next_match", "replay_link",
     )  # fmt: skip
     # Whoever knows the seed or the snapshot knows both hands: neither is shown while the
     # match is in play, not even to moderators (one may be playing in it).
@@ -180,6 +183,12 @@ class MatchAdmin(admin.ModelAdmin):
             return match.seed
         sha = commitment(int(match.seed))
         return f"Hidden until the match is over. Commitment (SHA-256): {sha}"
+
+    def get_readonly_fields(self, request, obj=None):
+        # A match in play may have its clock changed; a finished one is history.
+        if obj is not None and obj.is_over:
+            return (*self.readonly_fields, "move_seconds", "turn_started_at")
+        return self.readonly_fields
 
     @admin.display(description="Replay")
     def replay_link(self, match: Match) -> str:
@@ -310,6 +319,31 @@ class ReportAdmin(admin.ModelAdmin):
 
     def has_moderate_permission(self, request) -> bool:
         return request.user.has_perm("games.moderate_match")
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The report's page has Resolve and Dismiss buttons, with the reason beside them
+        (templates/admin/games/report/change_form.html), as well as the list's actions."""
+        answer = next((a for a in ("_resolve", "_dismiss") if a in request.POST), None)
+        if request.method == "POST" and answer:
+            report = self.get_object(request, object_id)
+            if report is None or not self.has_moderate_permission(request):
+                raise PermissionDenied
+            try:
+                services.report_close(
+                    moderator=request.user, report=report, dismissed=answer == "_dismiss",
+                    reason=request.POST.get("moderation_reason", ""),
+                )  # fmt: skip
+            except services.GameError as error:
+                self.message_user(request, refusals.words(error), messages.ERROR)
+                return HttpResponseRedirect(request.path)
+            done = "dismissed" if answer == "_dismiss" else "resolved"
+            self.message_user(request, f"{report}: {done}.", messages.SUCCESS)
+            return HttpResponseRedirect(reverse("admin:games_report_changelist"))
+        extra_context = {
+            **(extra_context or {}),
+            "can_answer": self.has_moderate_permission(request),
+        }
+        return super().change_view(request, object_id, form_url, extra_context)
 
 
 @admin.register(ModerationAction)

@@ -7,4 +7,9 @@ class GamesConfig(AppConfig):
     verbose_name = "Two-hand euchre"
 
     def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_out
+
         from . import i18n, names, sessions  # noqa: F401  (their signal receivers)
+        from .views import say_logged_out
+
+        user_logged_out.connect(say_logged_out, dispatch_uid="games.say_logged_out")

@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from . import selectors, services
-from .engine import Action, cards, replay, view_for
+from .engine import Action, cards, first_dealer, replay, view_for
 from .engine.cards import CODES, NO_TRUMP, RANK_CODES, SUIT_CODES, sort_key
 from .engine.verify import commitment
-from .models import Match, MatchStatus, Report
+from .models import EndReason, Match, MatchStatus, RematchState, Report
 
 # Symbols come from the engine's tables: one face of each card everywhere. The words are
 # translated (the English ones are the engine's).
@@ -143,6 +143,7 @@ def board_context(
     base_url: str = "",
     present: frozenset[int] | None = None,
     casual_for_you: bool | None = None,
+    spectators: int | None = None,
 ) -> dict:
     """``present``: the ids of the users connected to the match, when the caller knows them;
     ``casual_for_you``: whether joining this open rated match would be casual for ``user``
@@ -157,6 +158,7 @@ def board_context(
         "match": match,
         "user": user,
         "invite_url": f"{base_url}/matches/{match.pk}/",
+        "invite_path": f"/matches/{match.pk}/",
         "opponent_present": seat is not None
         and match.players[seat ^ 1] is not None
         and match.players[seat ^ 1].pk in present,
@@ -166,6 +168,10 @@ def board_context(
         "your_turn": False,
         "over": match.is_over,
         "winner_name": match.winner.username if match.winner_id else "",
+        # People watching: those connected who are not playing (the computer never watches).
+        "spectators": spectators
+        if spectators is not None
+        else selectors.spectators(match_ids=[match.pk]).get(match.pk, 0),
     }
     if match.snapshot is None:
         if match.status == MatchStatus.OPEN and match.rated and seat is None and user:
@@ -255,18 +261,58 @@ def board_context(
         context["rating_changes"] = [
             {
                 "name": change.player.username,
-                "before": change.before,
-                "after": change.after,
+                "before": change.before_display,
+                "after": change.after_display,
                 "delta": change.delta,
             }
             for change in sorted(match.rating_changes.all(), key=lambda c: c.player_id)
         ]  # fmt: skip (sockets read the changes with the match: this runs without the database)
+    if match.is_over:
+        context.update(_end_context(match, seat, view))
+    return context
+
+
+def _end_context(match: Match, seat: int | None, view) -> dict:
+    """The end screen: hands won, and the rematch (offered, answered, started) for this
+    viewer. All of it is on the match row and its state."""
+    me = seat if seat is not None else 0
+    hands_won = [sum(1 for r in view.results if r.points[s] > 0) for s in (0, 1)]
+    offer_mine = match.rematch_seat == seat and seat is not None
+    state = match.rematch_state
+    context = {
+        "my_hands": hands_won[me],
+        "their_hands": hands_won[me ^ 1],
+        "next_match_id": match.next_match_id,
+        "rematch_offered_by_me": state == RematchState.OFFERED and offer_mine,
+        "rematch_offered_to_me": state == RematchState.OFFERED and seat is not None
+        and not offer_mine,
+        "rematch_declined": state == RematchState.DECLINED and offer_mine,
+        "rematch_lapsed": state == RematchState.LAPSED and seat is not None,
+        # The rematch's first dealer: whoever did not deal this match's first hand.
+        "rematch_dealer": match.players[first_dealer(int(match.seed)) ^ 1].username,
+    }  # fmt: skip
+    context["can_rematch"] = (
+        seat is not None
+        and match.status == MatchStatus.FINISHED
+        and match.next_match_id is None
+        and state != RematchState.OFFERED
+        and not context["rematch_declined"]
+    )
+    if state == RematchState.OFFERED and match.rematch_until:
+        left = max(0, int((match.rematch_until - timezone.now()).total_seconds()))
+        context["rematch_seconds"] = left
+        context["rematch_text"] = minutes(left)
     return context
 
 
 def _result_line(match: Match, seat: int | None, names) -> str:
     """The banner over a finished match, for this viewer."""
     if match.status == MatchStatus.ABORTED:
+        if match.end_reason == EndReason.ABORTED and match.snapshot is not None:
+            return _(
+                "Aborted: a player left before both had made a first move. "
+                "No result, no rating change."
+            )
         return _("This match was called off.")
     if match.status == MatchStatus.VOIDED:
         return _("A moderator voided this match: it does not count.")

@@ -74,6 +74,9 @@ class PlayerSockets:
         if event["session_key"] == self.session_key:
             await self.close(code=NOT_LOGGED_IN)
 
+    async def user_changed(self, event: dict) -> None:
+        """The player's challenges changed: the page's own socket (``/ws/me/``) shows them."""
+
 
 class Dispatch:
     """Channels' ``dispatch``, less its first step: closing stale database connections, which
@@ -191,7 +194,7 @@ class Boards(PerLoop):
             entry = self.entries[key] = (self._read(key[0]), {})
             asyncio.get_running_loop().call_later(self.KEEP_SECONDS, self.entries.pop, key, None)
         read, rendered = entry
-        match, present = await asyncio.shield(read)
+        match, present, watching = await asyncio.shield(read)
         if match.closed_to(consumer.user):
             return None
         kind = (
@@ -201,7 +204,7 @@ class Boards(PerLoop):
             consumer.casual_for_you,
         )
         if kind not in rendered:
-            rendered[kind] = consumer.render(match, present)
+            rendered[kind] = consumer.render(match, present, watching)
         return match.version, rendered[kind]
 
     def _read(self, match_id: int) -> asyncio.Future:
@@ -229,9 +232,9 @@ class Boards(PerLoop):
                         future.set_result(found)
 
 
-def _read_many(match_ids: list[int]) -> dict[int, tuple[Match, frozenset[int]]]:
-    """The matches with all their boards show (so the boards render without the database), and
-    which of their players are connected, in two queries."""
+def _read_many(match_ids: list[int]) -> dict[int, tuple[Match, frozenset[int], int]]:
+    """The matches with all their boards show (so the boards render without the database),
+    which of their players are connected, and how many people watch, in three queries."""
     changes = RatingChange.objects.select_related("player")
     matches = (
         Match.objects.select_related("player0", "player1", "winner")
@@ -239,10 +242,11 @@ def _read_many(match_ids: list[int]) -> dict[int, tuple[Match, frozenset[int]]]:
         .filter(pk__in=match_ids)
     )
     present = selectors.present_players(match_ids=match_ids)
-    return {m.pk: (m, present.get(m.pk, frozenset())) for m in matches}
+    watching = selectors.spectators(match_ids=match_ids)
+    return {m.pk: (m, present.get(m.pk, frozenset()), watching.get(m.pk, 0)) for m in matches}
 
 
-def _read(match_id: int) -> tuple[Match, frozenset[int]]:
+def _read(match_id: int) -> tuple[Match, frozenset[int], int]:
     found = _read_many([match_id])
     if match_id not in found:
         raise Match.DoesNotExist
@@ -398,10 +402,10 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         await self._show(*shown)
 
     def _render_board(self) -> tuple[int, str] | None:
-        match, present = _read(self.match_id)
+        match, present, watching = _read(self.match_id)
         if match.closed_to(self.user):
             return None
-        return match.version, self.render(match, present)
+        return match.version, self.render(match, present, watching)
 
     async def _show(self, version: int, html: str) -> None:
         """Send a board, unless this socket already shows a later one: a push can overtake a
@@ -411,18 +415,20 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         self.shown_version = version
         await self.send(text_data=html)
 
-    def render(self, match: Match, present: frozenset[int] | None = None) -> str:
+    def render(
+        self, match: Match, present: frozenset[int] | None = None, watching: int | None = None
+    ) -> str:
         with translation.override(self.language):
             context = board_context(
                 match, self.user, base_url=self.base_url, present=present,
-                casual_for_you=self.casual_for_you,
+                casual_for_you=self.casual_for_you, spectators=watching,
             )  # fmt: skip
             return render_to_string("match.html#board", context)
 
 
 class LobbyLists(PerLoop):
-    """The lobby's shared list (matches waiting for an opponent), read once per event in this
-    process and rendered once per language, for every lobby socket."""
+    """The lobby's shared lists (matches waiting for an opponent, matches to watch), read once
+    per event in this process and rendered once per language, for every lobby socket."""
 
     KEEP_SECONDS = 2.0
 
@@ -505,3 +511,40 @@ class LobbyConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
     def render(self, template: str, context: dict) -> str:
         with translation.override(self.language):
             return render_to_string(template, {**context, "base_url": self.base_url})
+
+
+class UserConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
+    """``/ws/me/``: every page of a logged-in player. Sends the challenges banner (challenges
+    to answer, and the player's own waiting for an answer) whenever they change, and takes the
+    page to a match that has just started for the player (a rematch or a challenge accepted).
+    Like the player's other sockets it closes when their session ends."""
+
+    async def connect(self) -> None:
+        self.language = language_for_scope(self.scope)
+        self.user = self.scope["user"]
+        await self.accept()  # a refusal below closes with a code the page can read
+        if not self.user.is_authenticated:
+            await self.close(code=NOT_LOGGED_IN)
+            return
+        self.session_key = self.scope["session"].session_key
+        await self.join_player_group()
+        await self.send(text_data=await database_sync_to_async(self._render)())
+
+    async def disconnect(self, code: int) -> None:
+        if self.user.is_authenticated:
+            await self.leave_player_group()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        with translation.override(self.language):
+            await self.send(text_data=_error_frame(_("This connection takes no messages")))
+
+    async def user_changed(self, event: dict) -> None:
+        html = await database_sync_to_async(self._render)()
+        if event.get("goto"):
+            html += render_to_string("partials/challenges.html#goto", {"match_id": event["goto"]})
+        await self.send(text_data=html)
+
+    def _render(self) -> str:
+        with translation.override(self.language):
+            context = selectors.pending_challenges(user=self.user)
+            return render_to_string("partials/challenges.html#banner", context)

@@ -17,3 +17,4 @@ class MatchIdConverter:
 
 
 register_converter(MatchIdConverter, "match")
+register_converter(MatchIdConverter, "id")  # any other row's id (a challenge's)

@@ -106,6 +106,13 @@ class ComputerMatchForm(MatchOptionsForm):
     field_order = ["strength"]
 
 
+class FindOpponentForm(forms.Form):
+    """The lobby's quick pairing: the deck and the target; the rest as a new match has it."""
+
+    deck = MatchOptionsForm.base_fields["deck"]
+    target = MatchOptionsForm.base_fields["target"]
+
+
 class MoveForm(forms.Form):
     action = forms.CharField(max_length=16)
     version = forms.IntegerField(min_value=0, max_value=2**31)

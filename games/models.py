@@ -46,6 +46,18 @@ class Computer(models.TextChoices):
 
 COMPUTER_USERNAME = "computer-{}"
 
+# A player's first action gets at least this long, whatever the move clock: a newcomer finding
+# the table, a page still loading (lichess gives the first move of each side longer too).
+FIRST_ACTION_SECONDS = 60
+
+
+class RematchState(models.TextChoices):
+    """Where a finished match's rematch offer stands; persisted values."""
+
+    OFFERED = "offered", _("Rematch offered")
+    DECLINED = "declined", _("Rematch declined")
+    LAPSED = "lapsed", _("Rematch offer lapsed")
+
 
 class Match(models.Model):
     player0 = models.ForeignKey(
@@ -85,6 +97,14 @@ class Match(models.Model):
     # How many moves the match has: the next move's sequence number is one more.
     move_count = models.PositiveIntegerField(default=0)
     snapshot = models.JSONField(null=True, blank=True)
+    # The seats that have made their first action, as bits (1: seat 0, 2: seat 1). Until both
+    # have, resigning or running out of time calls the match off (no result, no rating).
+    acted = models.PositiveSmallIntegerField(default=0)
+    # The rematch: who offered it (a seat), until when, where it stands; the match it started.
+    rematch_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    rematch_state = models.CharField(max_length=16, choices=RematchState, blank=True)
+    rematch_until = models.DateTimeField(null=True, blank=True)
+    next_match = models.ForeignKey("self", models.SET_NULL, related_name="+", null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "matches"
@@ -139,12 +159,28 @@ class Match(models.Model):
     def is_over(self) -> bool:
         return self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED, MatchStatus.VOIDED)
 
+    def has_acted(self, seat: int) -> bool:
+        return bool(self.acted & (1 << seat))
+
+    @property
+    def both_acted(self) -> bool:
+        """Both players have made their first action: from now on leaving costs the match."""
+        return self.acted == 0b11
+
     @property
     def deadline(self):
-        """When the player to act loses on time; None without a clock or out of play."""
+        """When the player to act loses on time; None without a clock or out of play. A
+        player's first action has at least FIRST_ACTION_SECONDS."""
         if self.status != MatchStatus.ACTIVE or not self.move_seconds or not self.turn_started_at:
             return None
-        return self.turn_started_at + timedelta(seconds=self.move_seconds)
+        seconds = self.move_seconds
+        if not self.both_acted and not self.has_acted(self.state.turn):
+            seconds = max(seconds, FIRST_ACTION_SECONDS)
+        return self.turn_started_at + timedelta(seconds=seconds)
+
+    @property
+    def rematch_offered(self) -> bool:
+        return self.rematch_state == RematchState.OFFERED
 
 
 class AppendOnly(models.Model):
@@ -208,6 +244,9 @@ class RatingChange(models.Model):
     before = models.IntegerField()
     after = models.IntegerField()
     delta = models.IntegerField()
+    # The player's rated matches before this one: whether ``before`` and ``after`` were
+    # provisional ("1500?").
+    played = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -219,6 +258,58 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.delta:+d} (match {self.match_id})"
+
+    @property
+    def before_display(self) -> str:
+        return rating.display(self.before, self.played)
+
+    @property
+    def after_display(self) -> str:
+        return rating.display(self.after, self.played + 1)
+
+
+class Challenge(models.Model):
+    """One player invites another to a match with chosen options; the challenged player
+    accepts (the match starts for both) or declines. It lapses if nobody answers."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for an answer")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        CANCELLED = "cancelled", _("Withdrawn")
+        LAPSED = "lapsed", _("Lapsed")
+
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
+    challenged = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
+    deck = models.PositiveSmallIntegerField(default=24)
+    target = models.PositiveSmallIntegerField(default=10)
+    stick_the_dealer = models.BooleanField(default=False)
+    dealer_must_take_up = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)
+    spectators_allowed = models.BooleanField(default=True)
+    move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status, default=Status.PENDING)
+    until = models.DateTimeField()
+    match = models.ForeignKey(Match, models.SET_NULL, related_name="+", null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # When it was accepted, declined, withdrawn or lapsed: the challenger hears of a refusal.
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["challenged", "status"])]
+
+    def __str__(self) -> str:
+        return f"Challenge {self.pk}: {self.challenger} to {self.challenged}"
+
+    @property
+    def options(self) -> dict:
+        """The match's options, as ``services.match_create`` and the Match fields name them."""
+        return {
+            "deck": self.deck, "target": self.target, "stick_the_dealer": self.stick_the_dealer,
+            "dealer_must_take_up": self.dealer_must_take_up, "rated": self.rated,
+            "spectators_allowed": self.spectators_allowed, "move_seconds": self.move_seconds,
+        }  # fmt: skip
 
 
 class Connection(models.Model):

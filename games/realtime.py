@@ -1,6 +1,7 @@
 """Pushes to the browsers: after a commit, every socket watching a match re-renders its board.
 
-``send_event_on_commit`` is the only way a change reaches the sockets. The event is lean: the
+``send_event_on_commit`` is the only way a match's change reaches the sockets (a player's own
+news, challenges and sessions, goes to their group the same way). The event is lean: the
 match's id and version, and whether who is connected changed; never a card, the seed or anything
 else a viewer may not see, because it travels through Redis to every server process. Each
 process reads the match back once per event and renders one board per kind of viewer
@@ -35,6 +36,12 @@ def lobby_user_group(user_id: int) -> str:
     return f"lobby_user_{user_id}"
 
 
+def user_group(user_id: int) -> str:
+    """All of one player's sockets (match, lobby, and every page's ``/ws/me/``): their
+    challenges, where to go when a match starts for them, and whether their session ended."""
+    return f"user_{user_id}"
+
+
 def send_event_on_commit(
     match_id: int,
     *,
@@ -42,17 +49,30 @@ def send_event_on_commit(
     lobby: tuple[int, ...] = (),
     presence: bool = False,
     opened: str = "",
+    watch: bool = False,
 ) -> None:
     """Once the current transaction commits, tell every socket on the match and, when the
     lobby's lists changed, every lobby socket (``lobby``: the ids of the match's players, whose
-    own lists changed too). ``version``: the match's version after the change (None when only
-    who is connected changed); ``opened``: the socket whose arrival this is."""
+    own lists changed too; ``watch``: only the list of matches to watch changed). ``version``:
+    the match's version after the change (None when only who is connected changed);
+    ``opened``: the socket whose arrival this is."""
     transaction.on_commit(
-        lambda: _send(match_id, version=version, lobby=lobby, presence=presence, opened=opened)
+        lambda: _send(
+            match_id, version=version, lobby=lobby, presence=presence, opened=opened, watch=watch
+        )
     )
 
 
-def _send(match_id: int, *, version, lobby: tuple, presence: bool, opened: str) -> None:
+def send_user_event_on_commit(user_ids: tuple[int, ...], *, goto: int | None = None) -> None:
+    """Once the current transaction commits, tell these players' pages that their challenges
+    changed, and (``goto``: a match id) to go to the match that just started for them."""
+    event = {"type": "user.changed", "goto": goto}
+    transaction.on_commit(lambda: [send_to_group(user_group(pk), event) for pk in user_ids])
+
+
+def _send(
+    match_id: int, *, version, lobby: tuple, presence: bool, opened: str, watch: bool = False
+) -> None:
     if presence:  # who is connected just changed: not what this process remembers
         selectors.forget_presence(match_id)
     event = {
@@ -71,29 +91,29 @@ def _send(match_id: int, *, version, lobby: tuple, presence: bool, opened: str) 
         # Handed to the loop without waiting for it: this thread is the process's one database
         # thread, and the next move should not queue behind a Redis round trip. Pushes handed
         # over in order go out in order (the loop runs them first come, first served).
-        pushing = _pushing(layer, match_group(match_id), event, lobby)
+        pushing = _pushing(layer, match_group(match_id), event, lobby, watch)
         loop.call_soon_threadsafe(loop.create_task, pushing)
         return
     try:  # the task worker, or a script: no server loop here
-        async_to_sync(_group_send)(layer, match_group(match_id), event, lobby)
+        async_to_sync(_group_send)(layer, match_group(match_id), event, lobby, watch)
     except Exception:  # the layer is down: the change is saved; sockets catch up by version
         log.warning("could not push match %s to its sockets", match_id, exc_info=True)
 
 
-async def _pushing(layer, group: str, event: dict, lobby: tuple) -> None:
+async def _pushing(layer, group: str, event: dict, lobby: tuple, watch: bool) -> None:
     try:
-        await _group_send(layer, group, event, lobby)
+        await _group_send(layer, group, event, lobby, watch)
     except Exception:  # the layer is down: the change is saved; sockets catch up by version
         log.warning("could not push %s to its sockets", group, exc_info=True)
 
 
-async def _group_send(layer, group: str, event: dict, lobby: tuple) -> None:
+async def _group_send(layer, group: str, event: dict, lobby: tuple, watch: bool = False) -> None:
     await twice(layer.group_send, group, event)
     # The players' own lists first: a lobby socket knows its player's open matches before the
     # shared list comes (it leaves them out of it).
     for user_id in lobby:
         await twice(layer.group_send, lobby_user_group(user_id), {"type": "lobby.mine"})
-    if lobby:
+    if lobby or watch:
         shared = {
             "type": "lobby.changed",
             "match_id": event["match_id"],
@@ -109,11 +129,6 @@ async def twice(layer_call, *args) -> None:
         await layer_call(*args)
     except Exception:
         await layer_call(*args)
-
-
-def user_group(user_id: int) -> str:
-    """All of one player's sockets (match and lobby): told when their session may have ended."""
-    return f"user_{user_id}"
 
 
 def sessions_check_on_commit(user_id: int, renamed: tuple[str, str] | None = None) -> None:

@@ -114,6 +114,19 @@ def _service_words() -> dict[str, str]:
         "reports_per_hour": _(
             "You have sent %(count)s reports in the last hour: send the next one later"
         ),
+        "rematch_only_finished": _("Only a finished match can be played again"),
+        "rematch_offered": _("You have offered a rematch: wait for the answer"),
+        "rematch_declined": _("%(player)s declined the rematch"),
+        "no_rematch_offer": _("There is no rematch offer to accept"),
+        "rematch_lapsed": _("The rematch offer has lapsed"),
+        "no_rematch_to_answer": _("There is no rematch offer to answer"),
+        "challenge_self": _("You cannot challenge yourself"),
+        "not_challengeable": _("%(player)s cannot be challenged"),
+        "already_challenged": _("You have challenged %(player)s already: wait for the answer"),
+        "no_such_challenge": _("There is no such challenge"),
+        "only_challenged_accepts": _("Only the challenged player can accept a challenge"),
+        "challenge_closed": _("This challenge is no longer open"),
+        "challenge_lapsed": _("This challenge has lapsed"),
     }
 
 

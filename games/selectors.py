@@ -12,6 +12,7 @@ from django.db.models.functions import Coalesce, Greatest, Least, TruncDate
 from django.utils import timezone
 
 from .models import (
+    Challenge,
     Connection,
     EndReason,
     Match,
@@ -99,6 +100,18 @@ def present_players(*, match_ids: list[int]) -> dict[int, frozenset[int]]:
     return {match_id: frozenset(users) for match_id, users in present.items()}
 
 
+def spectators(*, match_ids: list[int]) -> dict[int, int]:
+    """How many people watch each match (live sockets of others than its players), counted no
+    further than a match's cap on sockets."""
+    since = timezone.now() - PRESENCE_TIMEOUT
+    players = Q(user_id=F("match__player0_id")) | Q(user_id=F("match__player1_id"))
+    watching = Connection.objects.filter(match_id__in=match_ids, seen_at__gte=since).exclude(
+        players
+    )
+    counts = watching.values("match_id").annotate(n=Count("pk")).values_list("match_id", "n")
+    return {match_id: min(n, settings.SOCKETS_PER_MATCH) for match_id, n in counts}
+
+
 def match_versions(*, match_ids: set[int]) -> dict[int, int]:
     """Each match's version now, by id (cheaper than the matches)."""
     return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
@@ -165,11 +178,51 @@ def lobby_mine(*, user) -> dict:
 
 
 def lobby_open(*, exclude_user=None) -> dict:
-    """The lobby's list every player shares: matches waiting for an opponent. For one player
-    (``exclude_user``): without their own, and with whom a match would be casual for them."""
+    """The lobby's lists every player shares: matches waiting for an opponent, and matches in
+    play that others may watch. For one player (``exclude_user``): without their own open
+    matches, and with whom a match would be casual for them."""
     return {
         "open_matches": list(open_matches(exclude_user=exclude_user)[:LOBBY_OPEN_MATCHES]),
         "casual_with": rated_today_capped_opponents(user=exclude_user) if exclude_user else set(),
+        "watch_matches": watch_matches(),
+    }
+
+
+LOBBY_WATCH_MATCHES = 20
+
+
+def watch_matches() -> list[dict]:
+    """Matches in play that allow spectators, the latest started first: players, score, deck."""
+    matches = (
+        Match.objects.filter(status=MatchStatus.ACTIVE, spectators_allowed=True)
+        .select_related("player0", "player1")
+        .order_by("-started_at", "-pk")[:LOBBY_WATCH_MATCHES]
+    )
+    return [
+        {"match": match, "scores": match.snapshot["scores"] if match.snapshot else [0, 0]}
+        for match in matches
+    ]
+
+
+# A challenger hears for this long that their challenge was declined or lapsed.
+CHALLENGE_ANSWER_SHOWN = timedelta(minutes=1)
+
+
+def pending_challenges(*, user) -> dict:
+    """The challenges waiting for this player's answer, those they are waiting on, and their
+    own that were just declined or lapsed."""
+    now = timezone.now()
+    challenges = Challenge.objects.select_related("challenger", "challenged")
+    pending = challenges.filter(status=Challenge.Status.PENDING, until__gt=now)
+    refused = challenges.filter(
+        challenger=user,
+        status__in=(Challenge.Status.DECLINED, Challenge.Status.LAPSED),
+        answered_at__gte=now - CHALLENGE_ANSWER_SHOWN,
+    )
+    return {
+        "challenges_to_me": list(pending.filter(challenged=user)[:10]),
+        "challenges_from_me": list(pending.filter(challenger=user)[:10]),
+        "challenges_refused": list(refused[:5]),
     }
 
 
@@ -205,15 +258,20 @@ def match_history(
 ) -> tuple[list[dict], bool]:
     """The user's finished matches, newest first, as rows for the history page; and whether
     there is a further page."""
-    matches = Match.objects.filter(Q(player0=user) | Q(player1=user), status=MatchStatus.FINISHED)
+    # Voided and called-off matches stay in the history, marked (open ones called off before
+    # anybody joined had no opponent: they are left out).
+    ended = (MatchStatus.FINISHED, MatchStatus.VOIDED, MatchStatus.ABORTED)
+    matches = Match.objects.filter(
+        Q(player0=user) | Q(player1=user), status__in=ended, player1__isnull=False
+    )
     if opponent:
         matches = matches.filter(
             Q(player0__username__iexact=opponent) | Q(player1__username__iexact=opponent)
         )
     if result == "won":
-        matches = matches.filter(winner=user)
+        matches = matches.filter(winner=user, status=MatchStatus.FINISHED)
     elif result == "lost":
-        matches = matches.exclude(winner=user)
+        matches = matches.exclude(winner=user).filter(status=MatchStatus.FINISHED)
     if kind in ("rated", "casual"):
         matches = matches.filter(rated=kind == "rated")
     mine = RatingChange.objects.filter(player=user)

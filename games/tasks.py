@@ -1,4 +1,5 @@
-"""What happens because time passed: the computer's turns and clocks running out.
+"""What happens because time passed: the computer's turns, clocks running out, and offers
+(rematches, challenges) lapsing.
 
 Each is a task in the database queue (django-tasks with its database backend), enqueued by the
 services in the same transaction as the change that made it due, and run by a worker process
@@ -37,6 +38,30 @@ def clock_expire(match_id: int, due: str) -> bool:
     return match_expire(match_id=match_id, due=datetime.fromisoformat(due))
 
 
+@task()
+def rematch_lapse(match_id: int, version: int) -> bool:
+    """The rematch offer made at ``version`` lapses, if the match is still at that version."""
+    from .services import rematch_lapse
+
+    return rematch_lapse(match_id=match_id, version=version)
+
+
+@task()
+def rematch_left(match_id: int, version: int) -> bool:
+    """The rematch offer made at ``version`` lapses if a player has left the match's page."""
+    from .services import rematch_lapse
+
+    return rematch_lapse(match_id=match_id, version=version, if_left=True)
+
+
+@task()
+def challenge_lapse(challenge_id: int) -> bool:
+    """The challenge lapses if it is still unanswered."""
+    from .services import challenge_lapse
+
+    return challenge_lapse(challenge_id=challenge_id)
+
+
 def schedule_computer_move(match_id: int, version: int) -> None:
     """Queue the computer's move a beat after the change that leaves it to act (in the
     caller's transaction: the task exists exactly when that change was committed)."""
@@ -47,3 +72,15 @@ def schedule_computer_move(match_id: int, version: int) -> None:
 def schedule_clock_expire(match_id: int, due: datetime) -> None:
     """Queue the match's clock task at ``due`` (in the caller's transaction)."""
     clock_expire.using(run_after=due).enqueue(match_id, due.isoformat())
+
+
+def schedule_rematch_lapse(match_id: int, version: int, due: datetime) -> None:
+    rematch_lapse.using(run_after=due).enqueue(match_id, version)
+
+
+def schedule_rematch_left(match_id: int, version: int, due: datetime) -> None:
+    rematch_left.using(run_after=due).enqueue(match_id, version)
+
+
+def schedule_challenge_lapse(challenge_id: int, due: datetime) -> None:
+    challenge_lapse.using(run_after=due).enqueue(challenge_id)

@@ -22,9 +22,15 @@ from . import i18n, realtime, refusals, selectors, services, throttle
 from .board import Card, board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
-from .forms import ComputerMatchForm, MatchCreateForm, ReportForm, SignupForm
+from .forms import (
+    ComputerMatchForm,
+    FindOpponentForm,
+    MatchCreateForm,
+    ReportForm,
+    SignupForm,
+)
 from .glossary import TERMS
-from .models import Match, MatchStatus
+from .models import COMPUTER_USERNAME, Computer, Match, MatchStatus
 from .moves import Unreadable, move_submit
 
 
@@ -197,7 +203,11 @@ def _lobby_context(
         {
             "form": form or MatchCreateForm(),
             "computer_form": computer_form or ComputerMatchForm(prefix="computer"),
+            "find_form": FindOpponentForm(prefix="find"),
+            "strengths": Computer.choices,
             "base_url": _base_url(request),
+            # A form refused: its section is open, so the player sees why.
+            "more_open": bool(form or computer_form),
         }
     )
     return context
@@ -238,6 +248,54 @@ def match_create_computer(request: HttpRequest) -> HttpResponse:
         context = _lobby_context(request, computer_form=form)
         return render(request, "lobby.html", context, status=refusals.status(error))
     return redirect("match_detail", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def match_find(request: HttpRequest) -> HttpResponse:
+    """The quick pairing: join the oldest compatible open match, or open one."""
+    form = FindOpponentForm(request.POST, prefix="find")
+    if not form.is_valid():
+        return render(request, "lobby.html", _lobby_context(request), status=400)
+    match = services.match_find(user=request.user, **form.cleaned_data)
+    return _go(request, match)  # from the end of a match too ("New opponent", with htmx)
+
+
+def _go(request: HttpRequest, match: Match) -> HttpResponse:
+    """Take the page to ``match``: htmx follows HX-Redirect, a plain form the redirect."""
+    if request.htmx:
+        response = HttpResponse(status=200)
+        response["HX-Redirect"] = reverse("match_detail", args=[match.pk])
+        return response
+    return redirect("match_detail", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def rematch_offer(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Play again: a new match at once (the computer, or the opponent had offered too), or the
+    offer, on the board."""
+    try:
+        match = services.rematch_offer(user=request.user, match_id=match_id)
+    except services.GameError as error:
+        match = _match_or_404(match_id)
+        return _render_board(request, match, refusals.words(error), refusals.status(error))
+    if match.pk != match_id:
+        return _go(request, match)
+    if request.htmx:
+        return _render_board(request, match)
+    return redirect("match_detail", match_id=match_id)
+
+
+@login_required
+@require_POST
+def rematch_accept(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        match = services.rematch_accept(user=request.user, match_id=match_id)
+    except services.GameError as error:
+        match = _match_or_404(match_id)
+        return _render_board(request, match, refusals.words(error), refusals.status(error))
+    return _go(request, match)
 
 
 def _match_or_404(match_id: int) -> Match:
@@ -353,6 +411,7 @@ match_join = _match_action(services.match_join)
 match_abort = _match_action(services.match_abort)
 match_resign = _match_action(services.match_resign)
 match_claim = _match_action(services.match_claim)
+rematch_decline = _match_action(services.rematch_decline)
 
 
 @login_required
@@ -361,13 +420,77 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = selectors.user_by_name(username)
     if player is None:
         raise Http404(_("There is no player of that name"))
+    return _profile_page(request, player)
+
+
+def _profile_page(request, player, form: MatchCreateForm | None = None, status: int = 200):
     context = {
         "player": player,
         "record": selectors.record(user=player),
         "rating": selectors.rating_of(user=player),
         "chart": line_chart(selectors.rating_history(user=player)),
+        # Anyone else but the computer may be challenged (it is always in the lobby).
+        "can_challenge": player.pk != request.user.pk
+        and player.is_active
+        and not player.username.startswith(COMPUTER_USERNAME.format("")),
+        "challenge_form": form or MatchCreateForm(prefix="challenge"),
+        "challenge_open": form is not None,
     }
-    return render(request, "profile.html", context)
+    return render(request, "profile.html", context, status=status)
+
+
+@login_required
+@require_POST
+def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
+    player = selectors.user_by_name(username)
+    if player is None:
+        raise Http404(_("There is no player of that name"))
+    form = MatchCreateForm(request.POST, prefix="challenge")
+    if not form.is_valid():
+        return _profile_page(request, player, form, status=400)
+    try:
+        services.challenge_create(user=request.user, challenged=player, **form.cleaned_data)
+    except services.GameError as error:
+        messages.error(request, refusals.words(error))
+        return _profile_page(request, player, form, status=refusals.status(error))
+    messages.success(
+        request,
+        _("Challenge sent to %(player)s: you will go to the match when they accept.")
+        % {"player": player.username},
+    )
+    return redirect("profile", username=player.username)
+
+
+def _challenge_refused(request: HttpRequest, error: services.GameError) -> HttpResponse:
+    context = {"title": _("Challenge"), "message": refusals.words(error)}
+    return render(request, "error.html", context, status=refusals.status(error))
+
+
+@login_required
+@require_POST
+def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    try:
+        match = services.challenge_accept(user=request.user, challenge_id=challenge_id)
+    except services.GameError as error:
+        return _challenge_refused(request, error)
+    return _go(request, match)
+
+
+@login_required
+@require_POST
+def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """Decline a challenge (or withdraw one's own); back to the page it was answered on."""
+    try:
+        services.challenge_decline(user=request.user, challenge_id=challenge_id)
+    except services.GameError as error:
+        return _challenge_refused(request, error)
+    return redirect(_safe_target(request, request.POST.get("next", ""), reverse("lobby")))
+
+
+def say_logged_out(sender, request, user, **kwargs) -> None:
+    """Django's ``user_logged_out`` signal: the page the player lands on says so."""
+    if request is not None:
+        messages.info(request, _("You are logged out."), fail_silently=True)
 
 
 @login_required

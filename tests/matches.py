@@ -25,3 +25,22 @@ def play_to_the_end(match: Match, seed: int = 0) -> Match:
             action=str(rng.choice(legal_actions(state))), version=match.version,
         )  # fmt: skip
     return match
+
+
+def both_acted(match: Match) -> Match:
+    """The match once each player has made a first move (a pass when they may): from then on
+    resigning and running out of time count; before, they only call the match off."""
+    match = Match.objects.select_related("player0", "player1").get(pk=match.pk)
+    while match.status == MatchStatus.ACTIVE and not match.both_acted:
+        state = match.state
+        actions = [str(a) for a in legal_actions(state)]
+        match = services.move_apply(
+            user=match.players[state.turn], match_id=match.pk,
+            action="pass" if "pass" in actions else actions[0], version=match.version,
+        )  # fmt: skip
+    return match
+
+
+def resign(loser, match: Match) -> Match:
+    """``loser`` resigns a match both players have begun: the opponent wins it."""
+    return services.match_resign(user=loser, match_id=both_acted(match).pk)

@@ -13,6 +13,7 @@ the edges word it (``games.refusals``). By concern:
     computer    the computer's turn (run by the task worker)
     ratings     Elo changes, and undoing them
     presence    who has a socket open on a match
+    play_again  rematches, the quick pairing, challenges
     moderation  void, adjudicate, abort, suspend, reinstate (audited)
     reports     players' reports and their handling
     players     the player's own settings
@@ -45,12 +46,36 @@ from .moderation import (
     player_reinstate,
     player_suspend,
 )
+from .play_again import (
+    CHALLENGE_LAPSE,
+    REMATCH_LAPSE,
+    challenge_accept,
+    challenge_create,
+    challenge_decline,
+    challenge_lapse,
+    match_find,
+    rematch_accept,
+    rematch_decline,
+    rematch_lapse,
+    rematch_offer,
+)
 from .players import player_language_set, player_sound_set
 from .presence import connection_close, connection_open, connections_touch
 from .ratings import rating_changes_reverse
 from .reports import report_close, report_create
 
 __all__ = [
+    "CHALLENGE_LAPSE",
+    "REMATCH_LAPSE",
+    "challenge_accept",
+    "challenge_create",
+    "challenge_decline",
+    "challenge_lapse",
+    "match_find",
+    "rematch_accept",
+    "rematch_decline",
+    "rematch_lapse",
+    "rematch_offer",
     "ABANDON_AFTER",
     "DEFAULT_MOVE_SECONDS",
     "MAX_MOVE_SECONDS",

@@ -18,7 +18,7 @@ from ..models import (
     MatchStatus,
 )
 from ..selectors import PRESENCE_TIMEOUT
-from .core import _clock_task_needed, _expire_if_due, _finish, _locked, _locked_seat, _save
+from .core import _clock_task_needed, _expire_if_due, _forfeit, _locked, _locked_seat, _save
 from .errors import Conflict
 
 # The move clock (seconds for each action; a match may also have none).
@@ -96,6 +96,6 @@ def match_claim(*, user, match_id: int) -> Match:
         if wait > timedelta(0):
             minutes, seconds = divmod(int(wait.total_seconds()) + 1, 60)
             raise Conflict("claim_later", minutes=minutes, seconds=seconds)
-        _finish(match, winner=user, reason=EndReason.ABANDONED)
+        _forfeit(match, winner=user, reason=EndReason.ABANDONED)
         _save(match, lobby=True)
     return match

@@ -51,9 +51,12 @@ def _locked_seat(match_id: int, user) -> tuple[Match, int]:
     return match, seat
 
 
-def _save(match: Match, lobby: bool = False, fields: tuple[str, ...] = ()) -> None:
+def _save(
+    match: Match, lobby: bool = False, fields: tuple[str, ...] = (), watch: bool = False
+) -> None:
     """Every change bumps the version, so that submissions made against the old one fail.
-    ``fields``: the only ones changed, when the caller knows (a move: a shorter UPDATE)."""
+    ``fields``: the only ones changed, when the caller knows (a move: a shorter UPDATE);
+    ``watch``: the lobby's list of matches to watch shows something this change altered."""
     match.version += 1
     clock = _clock_task_needed(match)
     if fields:
@@ -61,7 +64,7 @@ def _save(match: Match, lobby: bool = False, fields: tuple[str, ...] = ()) -> No
     match.save(update_fields=fields or None)
     players = (match.player0_id, match.player1_id) if lobby else ()
     realtime.send_event_on_commit(
-        match.pk, version=match.version, lobby=tuple(pk for pk in players if pk)
+        match.pk, version=match.version, lobby=tuple(pk for pk in players if pk), watch=watch
     )
     # What this change makes due, queued in its transaction: the task exists exactly when the
     # change was committed.
@@ -89,9 +92,25 @@ def _expire_if_due(match: Match) -> bool:
     if deadline is None or timezone.now() < deadline:
         return False
     late = state_from_json(match.snapshot).turn
-    _finish(match, winner=match.players[late ^ 1], reason=EndReason.TIMEOUT)
+    _forfeit(match, winner=match.players[late ^ 1], reason=EndReason.TIMEOUT)
     _save(match, lobby=True)
     return True
+
+
+def _abort(match: Match) -> None:
+    match.status = MatchStatus.ABORTED
+    match.end_reason = EndReason.ABORTED
+    match.finished_at = timezone.now()
+
+
+def _forfeit(match: Match, *, winner, reason: EndReason) -> None:
+    """A player leaves (resigns, runs out of time, is claimed against): the opponent wins,
+    unless a player has not made a first action yet, and then leaving costs nothing: the match
+    is called off, with no result and no rating (lichess's abort)."""
+    if match.both_acted:
+        _finish(match, winner=winner, reason=reason)
+    else:
+        _abort(match)
 
 
 def _finish(match: Match, *, winner, reason: EndReason) -> None:

@@ -13,6 +13,7 @@ from ..engine import (
     IllegalAction,
     Rules,
     apply,
+    first_dealer,
     new_match,
     new_seed,
     state_from_json,
@@ -28,7 +29,16 @@ from ..models import (
 )
 from ..selectors import rated_today_capped
 from .clocks import DEFAULT_MOVE_SECONDS, MAX_MOVE_SECONDS, MIN_MOVE_SECONDS
-from .core import _expire_if_due, _finish, _locked, _locked_seat, _player_locked, _save
+from .core import (
+    _abort,
+    _expire_if_due,
+    _finish,
+    _forfeit,
+    _locked,
+    _locked_seat,
+    _player_locked,
+    _save,
+)
 from .errors import Conflict, GameError, LimitReached, NotAllowed
 
 
@@ -37,6 +47,11 @@ def _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up) -> Rules
         return Rules(deck, target, stick_the_dealer, dealer_must_take_up)
     except ValueError as error:
         raise GameError("bad_rules", reason=str(error)) from None
+
+
+def _checked_clock(move_seconds: int | None) -> None:
+    if move_seconds is not None and not MIN_MOVE_SECONDS <= move_seconds <= MAX_MOVE_SECONDS:
+        raise GameError("bad_clock", low=MIN_MOVE_SECONDS, high=MAX_MOVE_SECONDS)
 
 
 def match_create(
@@ -52,8 +67,7 @@ def match_create(
 ) -> Match:
     """An open match with ``user`` in seat 0, waiting for an opponent."""
     rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
-    if move_seconds is not None and not MIN_MOVE_SECONDS <= move_seconds <= MAX_MOVE_SECONDS:
-        raise GameError("bad_clock", low=MIN_MOVE_SECONDS, high=MAX_MOVE_SECONDS)
+    _checked_clock(move_seconds)
     with transaction.atomic():
         _player_locked(user)
         mine = Match.objects.filter(player0=user, status=MatchStatus.OPEN).count()
@@ -95,9 +109,11 @@ def match_create_computer(
     target: int = 10,
     stick_the_dealer: bool = False,
     dealer_must_take_up: bool = False,
+    dealer_seat: int | None = None,
 ) -> Match:
     """A casual match against the computer, dealt at once: ``user`` in seat 0, the computer in
-    seat 1. It never changes a rating."""
+    seat 1. It never changes a rating. ``dealer_seat``: the seat that deals first (a
+    rematch gives the deal to the other player); else the seed decides."""
     rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
     with transaction.atomic():
         _player_locked(user)
@@ -105,6 +121,8 @@ def match_create_computer(
         if playing.count() >= settings.COMPUTER_MATCHES_PER_PLAYER:
             raise LimitReached("computer_matches_cap", count=settings.COMPUTER_MATCHES_PER_PLAYER)
         seed = new_seed()
+        while dealer_seat is not None and first_dealer(seed) != dealer_seat:
+            seed = new_seed()  # a fresh random seed each time: the deal stays unpredictable
         now = timezone.now()
         match = Match.objects.create(
             player0=user,
@@ -148,22 +166,20 @@ def match_abort(*, user, match_id: int) -> Match:
         match, _seat = _locked_seat(match_id, user)
         if match.is_over:
             raise Conflict("already_over")
-        if match.moves.exists():
+        if match.both_acted:
             raise Conflict("started")
-        match.status = MatchStatus.ABORTED
-        match.end_reason = EndReason.ABORTED
-        match.finished_at = timezone.now()
+        _abort(match)
         _save(match, lobby=True)
     return match
 
 
 def match_resign(*, user, match_id: int) -> Match:
-    """Give the match up: the opponent wins it."""
+    """Give the match up: the opponent wins it (before both have acted: called off)."""
     with transaction.atomic():
         match, seat = _locked_seat(match_id, user)
         if match.status != MatchStatus.ACTIVE:
             raise Conflict("not_in_play")
-        _finish(match, winner=match.players[seat ^ 1], reason=EndReason.RESIGNED)
+        _forfeit(match, winner=match.players[seat ^ 1], reason=EndReason.RESIGNED)
         _save(match, lobby=True)
     return match
 
@@ -187,16 +203,21 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
         raise Conflict("over" if match.is_over else "not_started")
     if version != match.version:
         raise Conflict("stale")
+    before = state_from_json(match.snapshot)
     try:
-        state = apply(state_from_json(match.snapshot), Action.parse(seat, action))
+        state = apply(before, Action.parse(seat, action))
     except IllegalAction as error:
         raise GameError("illegal", refusal=error) from None
     match.move_count += 1
     Move.objects.create(match=match, seq=match.move_count, seat=seat, player=user, action=action)
     match.snapshot = state_to_json(state)
     match.turn_started_at = timezone.now()
+    match.acted |= 1 << seat
     if state.is_over:
         _finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
         _save(match, lobby=True)
     else:
-        _save(match, fields=("snapshot", "turn_started_at", "move_count"))
+        # A hand that ends changes the score the lobby's watch list shows.
+        watch = state.scores != before.scores and match.spectators_allowed
+        fields = ("snapshot", "turn_started_at", "move_count", "acted")
+        _save(match, fields=fields, watch=watch)

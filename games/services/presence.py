@@ -11,6 +11,7 @@ from ..models import Connection, Match
 from ..selectors import PRESENCE_TIMEOUT
 from .core import _player_locked
 from .errors import TooOften
+from .play_again import rematch_check_left
 
 
 def connection_open(*, match_id: int, user, channel_name: str) -> Match:
@@ -51,3 +52,5 @@ def connection_close(*, match_id: int, channel_name: str, playing: bool = True) 
         Connection.objects.filter(channel_name=channel_name).delete()
         if playing:
             realtime.send_event_on_commit(match_id, presence=True)
+    if playing:
+        rematch_check_left(match_id)  # a rematch offer lapses when a player leaves

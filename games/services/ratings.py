@@ -28,7 +28,7 @@ def _rate(match: Match) -> None:
         theirs = before[match.opponent_of(user).pk][0]
         delta = rating.change(mine, theirs, 1.0 if match.winner_id == user.pk else 0.0, played)
         RatingChange.objects.create(
-            player=user, match=match, before=mine, after=mine + delta, delta=delta
+            player=user, match=match, before=mine, after=mine + delta, delta=delta, played=played
         )
         row = ratings[user.pk]
         row.value = mine + delta

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games.models import EndReason, Match
 from tests.e2e.conftest import SCREENSHOTS
-from tests.matches import start
+from tests.matches import both_acted, start
 from tests.tasks import age
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -18,7 +18,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_the_clock_counts_down_and_running_out_loses_the_match(
     live_server_url, new_page, alice, bob
 ):
-    match = age(start(alice, bob, move_seconds=30), 26)  # the player to act has 4 s left
+    # Both have made a first move (until then, running out of time only calls the match off).
+    match = age(both_acted(start(alice, bob, move_seconds=30)), 26)  # 4 s left to act
     late = match.players[match.state.turn]
     waiting = match.players[match.state.turn ^ 1]
     page = new_page(logged_in=waiting)
@@ -42,7 +43,7 @@ def test_the_clock_counts_down_and_running_out_loses_the_match(
 
 
 def test_a_player_whose_opponent_left_claims_the_match(live_server_url, new_page, alice, bob):
-    match = start(alice, bob, move_seconds=None)
+    match = both_acted(start(alice, bob, move_seconds=None))
     # The opponent has not moved for 4 min 57 s and has no page open: 3 s until a claim.
     Match.objects.filter(pk=match.pk).update(
         turn_started_at=timezone.now() - timedelta(minutes=4, seconds=57)

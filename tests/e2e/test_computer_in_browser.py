@@ -18,6 +18,7 @@ def test_a_whole_hand_against_the_hard_computer_without_a_reload(live_server_url
     page.goto(live_server_url + "/play/")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "lobby-with-the-computer.png"), full_page=True)
+    page.click("[data-more-options] summary")  # every rule: one click away
     page.check("input[name=computer-strength][value=hard]")
     page.click("[data-action=play-computer]")
     page.wait_for_selector("#board .scoreboard")

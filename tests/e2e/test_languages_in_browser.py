@@ -33,7 +33,8 @@ def test_switching_language_on_the_match_page_translates_the_board(
         assert page.locator("[data-action=pass] [data-label]").inner_text() == translation.gettext(
             "Pass"
         )
-        assert translation.gettext("Resign") in page.locator("[data-action=resign]").inner_text()
+        # Nobody has moved yet: leaving is a free abort, not a resignation.
+        assert translation.gettext("Abort") in page.locator("[data-action=resign]").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"match-in-{code}.png"), full_page=True)

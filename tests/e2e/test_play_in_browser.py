@@ -46,6 +46,7 @@ def test_two_players_play_a_whole_hand_by_clicking(live_server_url, new_page):
     sign_up(alice, live_server_url, "alice")
     sign_up(bob, live_server_url, "bob")
 
+    alice.click("[data-more-options] summary")  # every rule: one click away
     alice.click("[data-action=create-match]")
     invite = alice.locator("a[data-invite]").get_attribute("href")
     bob.goto(live_server_url + invite)

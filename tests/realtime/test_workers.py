@@ -17,7 +17,7 @@ from games import services
 from games.engine import legal_actions
 from games.models import EndReason, Match, MatchStatus, Move
 from games.tasks import computer_move
-from tests.matches import start
+from tests.matches import both_acted, start
 from tests.servers import Server, Worker, server_env
 
 from .players import post_move, session_cookie
@@ -140,7 +140,7 @@ def test_two_workers_make_one_move_per_version(alice):
 
 
 def test_a_ten_second_clock_runs_out_with_no_page_open_and_no_cron(alice, bob):
-    match = start(alice, bob, move_seconds=10)
+    match = both_acted(start(alice, bob, move_seconds=10))  # past the longer first moves
     late = match.players[match.state.turn]
     worker = Worker(server_env()).start()
     try:

@@ -10,10 +10,10 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from games import services
+from games import selectors, services
 from games.engine import Action, legal_actions, replay, state_from_json
-from games.models import EndReason, Match, MatchStatus, Move
-from tests.matches import play_to_the_end
+from games.models import EndReason, Match, MatchStatus, Move, PlayerRating, RatingChange
+from tests.matches import both_acted, play_to_the_end, resign
 
 pytestmark = pytest.mark.django_db
 
@@ -138,22 +138,43 @@ def test_a_whole_match_finishes_with_its_last_move(active, alice, bob):
 
 
 def test_resigning_gives_the_match_to_the_opponent(active, alice, bob):
-    match = services.match_resign(user=alice, match_id=active.pk)
+    match = resign(alice, active)
     assert match.status == MatchStatus.FINISHED
     assert match.winner == bob and match.end_reason == EndReason.RESIGNED
     with pytest.raises(services.Conflict):
         services.match_resign(user=bob, match_id=active.pk)
 
 
-def test_a_match_can_be_called_off_only_before_its_first_move(alice, bob, active):
+def test_a_match_can_be_called_off_only_until_both_players_have_moved(alice, bob, active):
     open_match = services.match_create(user=alice)
     assert services.match_abort(user=alice, match_id=open_match.pk).status == MatchStatus.ABORTED
     user = player_to_act(active)
     services.move_apply(
         user=user, match_id=active.pk, action=str(legal_actions(active.state)[0]), version=1
     )
+    assert Match.objects.get(pk=active.pk).acted == 1 << active.seat_of(user)
+    both_acted(active)
     with pytest.raises(services.Conflict, match="started"):
         services.match_abort(user=alice, match_id=active.pk)
+
+
+def test_resigning_before_both_players_have_moved_aborts_without_rating(active, alice, bob):
+    user = player_to_act(active)
+    match = services.move_apply(user=user, match_id=active.pk, action="pass", version=1)
+    # One player has moved, the other not yet: either may still leave for free.
+    match = services.match_resign(user=user, match_id=match.pk)
+    assert match.status == MatchStatus.ABORTED and match.end_reason == EndReason.ABORTED
+    assert match.winner is None
+    assert not RatingChange.objects.exists() and not PlayerRating.objects.exists()
+    assert selectors.record(user=alice) == {"played": 0, "won": 0, "lost": 0}
+
+
+def test_resigning_after_both_players_have_moved_is_rated(active, alice, bob):
+    match = both_acted(active)
+    assert match.acted == 0b11 and match.status == MatchStatus.ACTIVE
+    match = services.match_resign(user=alice, match_id=match.pk)
+    assert match.status == MatchStatus.FINISHED and match.winner == bob
+    assert RatingChange.objects.filter(match=match).count() == 2
 
 
 def test_moves_are_append_only(active):
@@ -213,7 +234,7 @@ def test_a_rated_match_changes_both_ratings_once_in_its_last_transaction(active,
 
 
 def test_a_resignation_is_rated_like_a_loss(active, alice, bob):
-    services.match_resign(user=alice, match_id=active.pk)
+    resign(alice, active)
     alice.refresh_from_db()
     bob.refresh_from_db()
     assert (alice.rating.value, bob.rating.value) == (1480, 1520)
@@ -222,7 +243,7 @@ def test_a_resignation_is_rated_like_a_loss(active, alice, bob):
 def test_casual_and_aborted_matches_change_no_rating(alice, bob):
     casual = services.match_create(user=alice, rated=False)
     services.match_join(user=bob, match_id=casual.pk)
-    services.match_resign(user=alice, match_id=casual.pk)
+    resign(alice, casual)
     aborted = services.match_create(user=alice)
     services.match_abort(user=alice, match_id=aborted.pk)
     from games.models import RatingChange
@@ -237,10 +258,10 @@ def test_reversing_a_matchs_rating_changes_restores_the_exact_previous_ratings(a
         return {r.user.username: (r.value, r.rated_matches) for r in PlayerRating.objects.all()}
 
     first = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
-    services.match_resign(user=alice, match_id=first.pk)
+    resign(alice, first)
     before = ratings()
     second = services.match_join(user=alice, match_id=services.match_create(user=bob).pk)
-    services.match_resign(user=bob, match_id=second.pk)
+    resign(bob, second)
     assert ratings() != before
     assert services.rating_changes_reverse(match=second) == 2
     assert ratings() == before

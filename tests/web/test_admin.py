@@ -7,6 +7,7 @@ import pytest
 from games import services
 from games.engine import legal_actions
 from games.engine.verify import commitment
+from tests.matches import resign
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +78,7 @@ def test_the_dealers_discard_is_hidden_in_the_admins_move_log_until_the_end(
 
 def test_nobody_edits_or_deletes_matches_moves_or_ratings_in_the_admin(client, staff, alice, bob):
     match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
-    services.match_resign(user=alice, match_id=match.pk)
+    resign(alice, match)
     client.force_login(staff)
     assert client.get(f"/admin/games/match/{match.pk}/delete/").status_code == 403
     assert client.get("/admin/games/match/add/").status_code == 403

@@ -17,6 +17,7 @@ from games.engine import legal_actions
 from games.engine.cards import CODES, cards_in
 from games.models import Connection, Match, Move
 from tests.engine.positions import codes_in
+from tests.matches import both_acted
 from tests.tasks import run_due_tasks
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -323,7 +324,7 @@ async def test_the_workers_clock_expiry_reaches_an_open_socket(alice, bob):
 
     from django.utils import timezone
 
-    match = await start_match(alice, bob)
+    match = await database_sync_to_async(both_acted)(await start_match(alice, bob))
     ws = await socket(alice, f"/ws/matches/{match.pk}/")
     await ws.connect()
     assert "ran out of time" not in await board(ws)
@@ -347,15 +348,15 @@ async def test_reads_wanted_while_one_is_under_way_go_together(monkeypatch):
     def read_many(match_ids):
         trips.append(sorted(match_ids))
         time.sleep(0.1)  # the database thread is busy with this trip
-        return {pk: (pk, frozenset()) for pk in match_ids if pk != 4}
+        return {pk: (pk, frozenset(), 0) for pk in match_ids if pk != 4}
 
     monkeypatch.setattr(consumers, "_read_many", read_many)
     boards = consumers.Boards()
     first = boards._read(1)
     await asyncio.sleep(0.02)  # its trip is under way
     waiting = [boards._read(2), boards._read(3), boards._read(2), boards._read(4)]
-    assert await first == (1, frozenset())
+    assert await first == (1, frozenset(), 0)
     results = await asyncio.gather(*waiting, return_exceptions=True)
     assert trips == [[1], [2, 3, 4]]  # one trip for every read wanted meanwhile
-    assert results[:3] == [(2, frozenset()), (3, frozenset()), (2, frozenset())]
+    assert results[:3] == [(2, frozenset(), 0), (3, frozenset(), 0), (2, frozenset(), 0)]
     assert isinstance(results[3], Match.DoesNotExist)  # a match that is gone: that socket hears

@@ -8,6 +8,7 @@ from django.test import Client
 
 from games import services
 from games.models import Match, RatingChange
+from tests.matches import resign
 
 pytestmark = pytest.mark.django_db
 
@@ -19,8 +20,10 @@ def client_of(user) -> Client:
 
 
 def resigned_round(creator, joiner) -> Match:
+    """A rated match both begin, then the joiner resigns (before both had acted it would be
+    called off, and count for nothing)."""
     match = services.match_join(user=joiner, match_id=services.match_create(user=creator).pk)
-    return services.match_resign(user=joiner, match_id=match.pk)
+    return resign(joiner, match)
 
 
 def test_past_the_days_rated_matches_between_two_players_the_rest_are_casual(
@@ -57,8 +60,7 @@ def moderator(django_user_model):
 def test_moderators_filter_suspicious_pairs(moderator, alice, bob, carol, settings):
     settings.RATED_MATCHES_PER_PAIR_PER_DAY = 3
     farmed = [resigned_round(alice, bob) for _ in range(3)]
-    honest = services.match_join(user=carol, match_id=services.match_create(user=alice).pk)
-    honest = services.match_resign(user=carol, match_id=honest.pk)  # one resignation: normal
+    honest = resigned_round(alice, carol)  # one resignation: normal
     listing = client_of(moderator).get("/admin/games/match/?suspicious=pairs")
     page = listing.content.decode()
     assert listing.status_code == 200 and "suspicious pairs" in page

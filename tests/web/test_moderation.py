@@ -11,6 +11,7 @@ from django.test import Client
 from euchre_site.asgi import application
 from games import services
 from games.models import Match, MatchStatus, ModerationAction, PlayerRating, RatingChange, Report
+from tests.matches import resign
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def moderator(django_user_model):
 
 def finished(winner, loser) -> Match:
     match = services.match_join(user=winner, match_id=services.match_create(user=loser).pk)
-    return services.match_resign(user=loser, match_id=match.pk)
+    return resign(loser, match)
 
 
 def active(a, b) -> Match:

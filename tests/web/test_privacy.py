@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from games import services
-from tests.matches import start
+from tests.matches import resign, start
 from tests.web.test_consumers import board, closed_with, refused_with, socket
 
 WORDS = "The players of this match chose not to let others watch it."
@@ -56,7 +56,7 @@ def test_the_invite_of_a_private_match_still_opens_and_its_result_shows_once_ove
     page = client_of(carol).get(f"/matches/{match.pk}/").content.decode()
     assert 'data-action="join"' in page
     match = services.match_join(user=bob, match_id=match.pk)
-    services.match_resign(user=alice, match_id=match.pk)
+    resign(alice, match)
     assert client_of(carol).get(f"/matches/{match.pk}/").status_code == 200
     assert client_of(carol).get(f"/matches/{match.pk}/replay").status_code == 200
 

@@ -1,0 +1,188 @@
+"""Playing again in the browser: the rematch offered, accepted, declined and lapsed, the
+computer's rematch, a challenge from a profile, and the lobby's quick start on a phone."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from games import services
+from games.engine import first_dealer
+from games.models import Match, MatchStatus
+from tests.e2e.conftest import SCREENSHOTS
+from tests.matches import both_acted, play_to_the_end, start
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def shot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def open_finished(live_server_url, new_page, alice, bob):
+    finished = play_to_the_end(start(alice, bob))
+    pages = []
+    for user, width in ((alice, 1000), (bob, 375)):
+        page = new_page(width=width, logged_in=user)
+        page.goto(f"{live_server_url}/matches/{finished.pk}/")
+        page.wait_for_selector("[data-result]")
+        pages.append(page)
+    # Both pages are live (each socket's arrival is pushed to the other) before the offer.
+    pages[0].wait_for_selector("[data-action=rematch]")
+    pages[1].wait_for_timeout(500)
+    return finished, pages
+
+
+def test_a_rematch_offered_and_accepted_from_the_pushed_offer(
+    live_server_url, new_page, alice, bob
+):
+    finished, (a, b) = open_finished(live_server_url, new_page, alice, bob)
+    shot(a, "end-screen")
+    a.click("[data-action=rematch]")
+    a.wait_for_selector("[data-rematch-waiting]")
+    b.wait_for_selector("[data-action=accept-rematch]", timeout=3_000)  # pushed, no reload
+    assert "alice offers a rematch" in b.locator("[data-rematch-offer]").inner_text()
+    shot(b, "rematch-offer")
+    b.click("[data-action=accept-rematch]")
+    new = None
+    for _ in range(50):
+        new = Match.objects.get(pk=finished.pk).next_match
+        if new:
+            break
+        b.wait_for_timeout(100)
+    assert new is not None
+    for page in (a, b):  # both are taken there: nobody reloads or types an address
+        page.wait_for_url(f"{live_server_url}/matches/{new.pk}/", timeout=5_000)
+        page.wait_for_selector("#board .scoreboard")
+    assert new.status == MatchStatus.ACTIVE
+    old_dealer = finished.players[first_dealer(int(finished.seed))]
+    assert new.players[first_dealer(int(new.seed))] != old_dealer  # the first deal swapped
+    dealer_line = a.locator(".hand-facts").inner_text()
+    assert (bob if old_dealer == alice else alice).username in dealer_line
+
+
+def test_a_declined_and_a_lapsed_rematch_offer(live_server_url, new_page, alice, bob):
+    finished, (a, b) = open_finished(live_server_url, new_page, alice, bob)
+    a.click("[data-action=rematch]")
+    b.click("[data-action=decline-rematch]", timeout=3_000)
+    a.wait_for_selector("[data-rematch-declined]", timeout=3_000)
+    assert "bob declined the rematch" in a.locator("[data-result]").inner_text()
+    assert not b.locator("[data-action=accept-rematch]").count()
+    # Bob offers in turn; it lapses when its two minutes are up (the task is made due now).
+    b.click("[data-action=rematch]")
+    a.wait_for_selector("[data-action=accept-rematch]", timeout=3_000)
+    DBTaskResult.objects.filter(task_path__endswith=".rematch_lapse").update(
+        run_after=timezone.now()
+    )
+    for page in (a, b):
+        page.wait_for_selector("[data-rematch-lapsed]", timeout=5_000)
+    assert not a.locator("[data-action=accept-rematch]").count()
+
+
+def test_a_rematch_offer_lapses_when_the_opponent_leaves(live_server_url, new_page, alice, bob):
+    finished, (a, b) = open_finished(live_server_url, new_page, alice, bob)
+    a.click("[data-action=rematch]")
+    b.wait_for_selector("[data-action=accept-rematch]", timeout=3_000)
+    b.goto(f"{live_server_url}/play/")  # bob leaves the match's page
+    # A few seconds later (a reload would have been back by then) the offer lapses.
+    a.wait_for_selector("[data-rematch-lapsed]", timeout=15_000)
+
+
+def test_playing_the_computer_again_is_one_click(live_server_url, new_page, alice):
+    first = services.match_create_computer(user=alice, strength="easy", target=5)
+    finished = services.match_resign(user=alice, match_id=both_acted(first).pk)
+    page = new_page(logged_in=alice)
+    page.goto(f"{live_server_url}/matches/{finished.pk}/")
+    page.click("[data-action=rematch]")
+    page.wait_for_url(lambda url: f"/matches/{finished.pk}/" not in url, timeout=5_000)
+    page.wait_for_selector("#board .scoreboard")
+    new = Match.objects.get(pk=finished.pk).next_match
+    assert page.url.endswith(f"/matches/{new.pk}/") and new.computer == "easy"
+    assert (new.status, new.target) == (MatchStatus.ACTIVE, 5)
+
+
+def test_a_challenge_from_a_profile_accepted_live(live_server_url, new_page, alice, bob):
+    a = new_page(logged_in=alice)
+    b = new_page(width=375, height=700, logged_in=bob)
+    b.goto(f"{live_server_url}/play/")
+    a.goto(f"{live_server_url}/users/bob/")
+    a.click("[data-action=challenge]")
+    a.select_option("#id_challenge-deck", "32")
+    a.click("[data-action=send-challenge]")
+    a.wait_for_selector("[data-my-challenge]", timeout=3_000)
+    b.wait_for_selector("[data-action=accept-challenge]", timeout=3_000)  # live, on the lobby
+    assert "alice challenges you" in b.locator("[data-challenge]").inner_text()
+    shot(b, "challenge-banner-phone")
+    b.click("[data-action=accept-challenge]")
+    match = None
+    for _ in range(50):
+        match = Match.objects.filter(status=MatchStatus.ACTIVE).first()
+        if match:
+            break
+        b.wait_for_timeout(100)
+    for page in (a, b):
+        page.wait_for_url(f"{live_server_url}/matches/{match.pk}/", timeout=5_000)
+        page.wait_for_selector("#board .scoreboard")
+    assert match.deck == 32
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (375, 667)])
+def test_a_newcomer_reaches_a_running_match_against_the_computer_in_one_tap(
+    live_server_url, new_page, django_user_model, width, height
+):
+    newcomer = django_user_model.objects.create_user("newcomer", password="Deal-me-in-2026")
+    page = new_page(width=width, height=height, logged_in=newcomer)
+    page.goto(f"{live_server_url}/play/")
+    name = "desktop" if width > 800 else "phone"
+    page.screenshot(path=str(SCREENSHOTS / f"lobby-{name}.png"))  # the first screen only
+    shot(page, f"lobby-{name}-whole")
+    quick = page.locator("[data-action=quick-computer][data-strength=medium]")
+    find = page.locator("[data-action=find-opponent]")
+    for button in (quick, find):  # both fastest starts above the fold
+        box = button.bounding_box()
+        assert box["y"] + box["height"] <= height
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    quick.click()  # the one tap
+    page.wait_for_selector("#board .scoreboard")
+    match = Match.objects.get(player0=newcomer)
+    assert match.status == MatchStatus.ACTIVE and match.computer == "medium"
+    assert page.url.endswith(f"/matches/{match.pk}/")
+
+
+CONTRAST = """el => {
+  const rgb = c => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = c => {
+    const [r, g, b] = rgb(c).map(v => v / 255).map(
+      v => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  let back = el, bg = "rgba(0, 0, 0, 0)";
+  while (back && (bg === "rgba(0, 0, 0, 0)" || bg === "transparent")) {
+    bg = getComputedStyle(back).backgroundColor;
+    back = back.parentElement;
+  }
+  const [a, b] = [lum(getComputedStyle(el).color), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+def test_the_invite_link_is_readable_and_its_copy_button_copies_it(
+    live_server_url, new_page, alice
+):
+    match = services.match_create(user=alice, deck=25, target=7)
+    page = new_page(logged_in=alice)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{live_server_url}/matches/{match.pk}/")
+    assert "25 cards · to 7" in page.locator("[data-options]").inner_text()
+    # The socket's first push replaces the board a moment after the page loads: then measure.
+    page.wait_for_timeout(1_000)
+    for hook in ("[data-invite]", "[data-action=copy-invite]"):
+        assert page.locator(hook).evaluate(CONTRAST) >= 4.5
+    page.click("[data-action=copy-invite]")
+    page.wait_for_selector("[data-action=copy-invite][data-copied]")
+    assert page.locator("[data-action=copy-invite]").inner_text() == "Copied"
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == f"{live_server_url}/matches/{match.pk}/"
+    shot(page, "invite")

@@ -1,0 +1,128 @@
+"""Pushes of playing again, through the full ASGI app: the lobby's watch list, the rematch
+offer on the opponent's match page, and the player's own socket (challenges, and the push
+that takes a page to a match that has just started)."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import selectors, services
+from games.models import Match
+from tests.matches import both_acted, play_to_the_end, start
+from tests.web.test_consumers import board, refused_with, socket
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+async def frame_with(ws, text: str) -> str:
+    """The next frame holding ``text`` (other pushes meanwhile are skipped)."""
+    while text not in (frame := await ws.receive_from(timeout=5)):
+        pass
+    return frame
+
+
+def watch_part(frame: str) -> str:
+    return frame[frame.index('id="lobby-watch"') :]
+
+
+async def test_the_watch_list_updates_live_when_a_match_starts_and_ends(
+    alice, bob, carol, monkeypatch
+):
+    reads = []
+    lobby_open = selectors.lobby_open
+    monkeypatch.setattr(selectors, "lobby_open", lambda **kw: reads.append(kw) or lobby_open(**kw))
+    watchers = [await socket(user, "/ws/lobby/") for user in (carol, carol)]
+    for ws in watchers:
+        assert (await ws.connect())[0]
+    match = await database_sync_to_async(start)(alice, bob)
+    for ws in watchers:  # opened, then started: the list now has it
+        frame = await frame_with(ws, f'data-watch="{match.pk}"')
+        assert "alice v bob" in watch_part(frame) and "0–0" in watch_part(frame)
+    assert reads.count({}) <= 2  # read once per event for every lobby socket of the process
+    match = await database_sync_to_async(both_acted)(match)
+    await database_sync_to_async(services.match_resign)(user=alice, match_id=match.pk)
+    for ws in watchers:  # over: it leaves the list
+        while f'data-watch="{match.pk}"' in watch_part(await frame_with(ws, "lobby-watch")):
+            pass
+    for ws in watchers:
+        await ws.disconnect()
+
+
+async def test_a_rematch_offer_reaches_the_opponents_match_page(alice, bob):
+    finished = await database_sync_to_async(play_to_the_end)(
+        await database_sync_to_async(start)(alice, bob)
+    )
+    ws = await socket(bob, f"/ws/matches/{finished.pk}/")
+    assert (await ws.connect())[0]
+    assert 'data-action="accept-rematch"' not in await board(ws)
+    await database_sync_to_async(services.rematch_offer)(user=alice, match_id=finished.pk)
+    while 'data-action="accept-rematch"' not in (frame := await board(ws)):
+        pass
+    assert 'data-action="decline-rematch"' in frame and "alice offers a rematch" in frame
+    await ws.disconnect()
+
+
+async def test_a_challenge_reaches_every_page_and_its_acceptance_takes_both_to_the_match(
+    alice, bob
+):
+    challenger = await socket(alice, "/ws/me/")
+    challenged = await socket(bob, "/ws/me/")
+    for ws in (challenger, challenged):
+        assert (await ws.connect())[0]
+        assert 'id="challenges"' in await ws.receive_from(timeout=5)  # the banner, empty
+    challenge = await database_sync_to_async(services.challenge_create)(user=alice, challenged=bob)
+    banner = await frame_with(challenged, f'data-challenge="{challenge.pk}"')
+    assert "alice challenges you to a match" in banner
+    assert 'data-action="accept-challenge"' in banner and "data-goto" not in banner
+    waiting = await frame_with(challenger, f'data-my-challenge="{challenge.pk}"')
+    assert "You challenged bob" in waiting
+    match = await database_sync_to_async(services.challenge_accept)(
+        user=bob, challenge_id=challenge.pk
+    )
+    for ws in (challenger, challenged):
+        frame = await frame_with(ws, "data-goto")
+        assert f'data-goto="/matches/{match.pk}/"' in frame
+        assert "data-challenge=" not in frame and "data-my-challenge=" not in frame
+        await ws.disconnect()
+
+
+async def test_an_accepted_rematch_takes_both_players_pages_to_the_new_match(alice, bob):
+    finished = await database_sync_to_async(play_to_the_end)(
+        await database_sync_to_async(start)(alice, bob)
+    )
+    pages = [await socket(user, "/ws/me/") for user in (alice, bob)]
+    for ws in pages:
+        assert (await ws.connect())[0]
+    await database_sync_to_async(services.rematch_offer)(user=alice, match_id=finished.pk)
+    new = await database_sync_to_async(services.rematch_accept)(user=bob, match_id=finished.pk)
+    for ws in pages:
+        assert f'data-goto="/matches/{new.pk}/"' in await frame_with(ws, "data-goto")
+        await ws.disconnect()
+    assert await database_sync_to_async(Match.objects.count)() == 2
+
+
+async def test_the_players_socket_refuses_strangers_and_messages(alice):
+    assert await refused_with(await socket(None, "/ws/me/")) == 4401
+    ws = await socket(alice, "/ws/me/")
+    assert (await ws.connect())[0]
+    await ws.receive_from(timeout=5)
+    await ws.send_to(text_data="hello")
+    assert "This connection takes no messages" in await ws.receive_from(timeout=5)
+    await ws.disconnect()
+
+
+async def test_the_challenger_hears_that_the_challenge_was_declined(alice, bob):
+    challenger = await socket(alice, "/ws/me/")
+    assert (await challenger.connect())[0]
+    await challenger.receive_from(timeout=5)
+    challenge = await database_sync_to_async(services.challenge_create)(user=alice, challenged=bob)
+    await frame_with(challenger, "data-my-challenge")
+    await database_sync_to_async(services.challenge_decline)(user=bob, challenge_id=challenge.pk)
+    frame = await frame_with(challenger, 'data-challenge-answer="declined"')
+    assert "bob declined your challenge." in frame and "data-my-challenge" not in frame
+    lapsed = await database_sync_to_async(services.challenge_create)(user=alice, challenged=bob)
+    await database_sync_to_async(services.challenge_lapse)(challenge_id=lapsed.pk)
+    frame = await frame_with(challenger, 'data-challenge-answer="lapsed"')
+    assert "Your challenge to bob lapsed" in frame
+    await challenger.disconnect()
