@@ -200,6 +200,24 @@ def match_socket(base: str, match_id: int, cookie: str):
     )
 
 
+async def socket_move(seat: Seat, match_id: int, action: str, version: int, stats: Stats) -> bool:
+    """A move as the page makes it: over the socket, answered by the mover's new board. False
+    (and the error counted) if it was refused or no board came back in 10 s."""
+    await seat.ws.send(json.dumps({"action": action, "version": version}))
+    try:
+        async with asyncio.timeout(10):
+            while version + 1 not in seat.arrived and not seat.refusals:
+                seat.changed.clear()
+                await seat.changed.wait()
+    except TimeoutError:
+        stats.errors.append(f"match {match_id}: the mover got no answer in 10 s")
+        return False
+    if seat.refusals:
+        stats.errors.append(f"match {match_id}: refused: {seat.refusals[0][:200]}")
+        return False
+    return True
+
+
 async def play_match(base, match_id, cookies, stats: Stats, start, think, rng, http) -> None:
     import httpx
 
@@ -251,19 +269,8 @@ async def play_match(base, match_id, cookies, stats: Stats, start, think, rng, h
                     return
                 seat.arrived.setdefault(version + 1, time.perf_counter())
                 seat.board = response.text  # htmx swaps the answer in
-            else:  # as the page does: the move over the socket, answered by the new board
-                await seat.ws.send(json.dumps({"action": action, "version": version}))
-                try:
-                    async with asyncio.timeout(10):
-                        while version + 1 not in seat.arrived and not seat.refusals:
-                            seat.changed.clear()
-                            await seat.changed.wait()
-                except TimeoutError:
-                    stats.errors.append(f"match {match_id}: the mover got no answer in 10 s")
-                    return
-                if seat.refusals:
-                    stats.errors.append(f"match {match_id}: refused: {seat.refusals[0][:200]}")
-                    return
+            elif not await socket_move(seat, match_id, action, version, stats):
+                return
             stats.posts.append(time.perf_counter() - started)
             stats.acknowledged[match_id] = stats.acknowledged.get(match_id, 0) + 1
             stats.moves += 1
@@ -331,17 +338,7 @@ async def play_computer_match(base, match_id, cookie, stats, start, think, rng, 
             await asyncio.sleep(rng.expovariate(1 / think) if think else 0)
             action = ACTION.findall(seat.board)[0]
             started = time.perf_counter()
-            await seat.ws.send(json.dumps({"action": action, "version": version}))
-            try:
-                async with asyncio.timeout(10):
-                    while version + 1 not in seat.arrived and not seat.refusals:
-                        seat.changed.clear()
-                        await seat.changed.wait()
-            except TimeoutError:
-                stats.errors.append(f"match {match_id}: the mover got no answer in 10 s")
-                return
-            if seat.refusals:
-                stats.errors.append(f"match {match_id}: refused: {seat.refusals[0][:200]}")
+            if not await socket_move(seat, match_id, action, version, stats):
                 return
             stats.posts.append(time.perf_counter() - started)
             stats.latencies.append(seat.arrived[version + 1] - started)
