@@ -79,9 +79,11 @@ def rematch_offer(*, user, match_id: int) -> Match:
         if match.status != MatchStatus.FINISHED:
             raise Conflict("rematch_only_finished")
         if match.computer:
-            return _rematch_start(match, created_by=user)
+            return _rematch_start(match, created_by=user, asked_by=user)
         if match.rematch_offered and match.rematch_seat != seat:
-            return _rematch_start(match, created_by=match.players[match.rematch_seat])
+            return _rematch_start(
+                match, created_by=match.players[match.rematch_seat], asked_by=user
+            )
         if match.rematch_offered:
             raise Conflict("rematch_offered")
         if match.rematch_state == RematchState.DECLINED and match.rematch_seat == seat:
@@ -94,8 +96,10 @@ def rematch_offer(*, user, match_id: int) -> Match:
     return match
 
 
-def _rematch_start(match: Match, *, created_by) -> Match:
-    """The rematch of the locked, finished ``match``; both players' pages go to it."""
+def _rematch_start(match: Match, *, created_by, asked_by) -> Match:
+    """The rematch of the locked, finished ``match``; both players' pages go to it: the page
+    of ``asked_by`` with the answer to its request, the other player's by a push (a push to
+    the asking page too would race its own navigation there)."""
     old_dealer = first_dealer(int(match.seed))
     options = _options(match)
     if match.computer:
@@ -113,8 +117,9 @@ def _rematch_start(match: Match, *, created_by) -> Match:
     match.next_match = new
     match.rematch_state = ""
     _save(match, fields=REMATCH_FIELDS)
-    people = (match.player0_id,) if match.computer else (match.player0_id, match.player1_id)
-    realtime.send_user_event_on_commit(people, goto=new.pk)
+    people = () if match.computer else (match.player0_id, match.player1_id)
+    others = tuple(pk for pk in people if pk != asked_by.pk)
+    realtime.send_user_event_on_commit(others, goto=new.pk)
     return new
 
 
@@ -130,7 +135,7 @@ def rematch_accept(*, user, match_id: int) -> Match:
         if lapsed:  # its task has not run yet: the offer lapses now (and that is committed)
             _rematch_end(match, RematchState.LAPSED)
         else:
-            new = _rematch_start(match, created_by=match.players[match.rematch_seat])
+            new = _rematch_start(match, created_by=match.players[match.rematch_seat], asked_by=user)
     if lapsed:
         raise Conflict("rematch_lapsed")
     return new
@@ -269,7 +274,7 @@ def challenge_accept(*, user, challenge_id: int) -> Match:
                 created_by=challenge.challenger, options=_options(challenge),
             )  # fmt: skip
             challenge.match = match
-            _challenge_end(challenge, Challenge.Status.ACCEPTED, goto=match.pk)
+            _challenge_end(challenge, Challenge.Status.ACCEPTED, goto=match.pk, asked_by=user)
     if lapsed:
         raise Conflict("challenge_lapsed")
     return match
@@ -296,9 +301,14 @@ def challenge_lapse(*, challenge_id: int) -> bool:
     return True
 
 
-def _challenge_end(challenge: Challenge, status: str, goto: int | None = None) -> None:
+def _challenge_end(
+    challenge: Challenge, status: str, goto: int | None = None, asked_by=None
+) -> None:
+    """``goto``: the match both players' pages go to (the page of ``asked_by``, who accepted,
+    with the answer to its request; the challenger's by a push). Both banners change."""
     challenge.status = status
     challenge.answered_at = timezone.now()
     challenge.save(update_fields=["status", "match", "answered_at"])
     players = (challenge.challenger_id, challenge.challenged_id)
-    realtime.send_user_event_on_commit(players, goto=goto)
+    going = tuple(pk for pk in players if asked_by is None or pk != asked_by.pk)
+    realtime.send_user_event_on_commit(going, goto=goto)
