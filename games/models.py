@@ -59,14 +59,9 @@ class RematchState(models.TextChoices):
     LAPSED = "lapsed", _("Rematch offer lapsed")
 
 
-class Match(models.Model):
-    player0 = models.ForeignKey(
-        settings.AUTH_USER_MODEL, models.PROTECT, related_name="+", null=True, blank=True
-    )
-    player1 = models.ForeignKey(
-        settings.AUTH_USER_MODEL, models.PROTECT, related_name="+", null=True, blank=True
-    )
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+class MatchOptions(models.Model):
+    """The options a match is played with: a match's own, and a challenge's to start one."""
+
     deck = models.PositiveSmallIntegerField(default=24)
     target = models.PositiveSmallIntegerField(default=10)
     stick_the_dealer = models.BooleanField(default=False)
@@ -76,6 +71,28 @@ class Match(models.Model):
     # The move clock: seconds for each action, or no clock (None). The player to act loses
     # when it runs out; see services.match_expire.
     move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    OPTION_FIELDS = (
+        "deck", "target", "stick_the_dealer", "dealer_must_take_up", "rated",
+        "spectators_allowed", "move_seconds",
+    )  # fmt: skip
+
+    class Meta:
+        abstract = True
+
+    def options(self) -> dict:
+        """The options by field name, as Match's and Challenge's fields take them."""
+        return {name: getattr(self, name) for name in self.OPTION_FIELDS}
+
+
+class Match(MatchOptions):
+    player0 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, related_name="+", null=True, blank=True
+    )
+    player1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, related_name="+", null=True, blank=True
+    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
     # When the seat to act got the turn: the clock and abandonment claims count from here.
     turn_started_at = models.DateTimeField(null=True, blank=True)
     # When the match's one waiting clock task is due (None: none waits). See services._save.
@@ -268,7 +285,7 @@ class RatingChange(models.Model):
         return rating.display(self.after, self.played + 1)
 
 
-class Challenge(models.Model):
+class Challenge(MatchOptions):
     """One player invites another to a match with chosen options; the challenged player
     accepts (the match starts for both) or declines. It lapses if nobody answers."""
 
@@ -281,13 +298,6 @@ class Challenge(models.Model):
 
     challenger = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
     challenged = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
-    deck = models.PositiveSmallIntegerField(default=24)
-    target = models.PositiveSmallIntegerField(default=10)
-    stick_the_dealer = models.BooleanField(default=False)
-    dealer_must_take_up = models.BooleanField(default=False)
-    rated = models.BooleanField(default=True)
-    spectators_allowed = models.BooleanField(default=True)
-    move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status, default=Status.PENDING)
     until = models.DateTimeField()
     match = models.ForeignKey(Match, models.SET_NULL, related_name="+", null=True, blank=True)

@@ -67,7 +67,12 @@ def send_user_event_on_commit(user_ids: tuple[int, ...], *, goto: int | None = N
     """Once the current transaction commits, tell these players' pages that their challenges
     changed, and (``goto``: a match id) to go to the match that just started for them."""
     event = {"type": "user.changed", "goto": goto}
-    transaction.on_commit(lambda: [send_to_group(user_group(pk), event) for pk in user_ids])
+    transaction.on_commit(lambda: _send_to_users(user_ids, event))
+
+
+def _send_to_users(user_ids: tuple[int, ...], event: dict) -> None:
+    for user_id in user_ids:
+        send_to_group(user_group(user_id), event)
 
 
 def _send(

@@ -32,15 +32,6 @@ REMATCH_LEAVE_GRACE = timedelta(seconds=5)
 REMATCH_FIELDS = ("rematch_seat", "rematch_state", "rematch_until", "next_match")
 
 
-def _options(match: Match | Challenge) -> dict:
-    """The options a rematch or a challenge's match is played with (the Match fields' names)."""
-    return {
-        "deck": match.deck, "target": match.target, "stick_the_dealer": match.stick_the_dealer,
-        "dealer_must_take_up": match.dealer_must_take_up, "rated": match.rated,
-        "spectators_allowed": match.spectators_allowed, "move_seconds": match.move_seconds,
-    }  # fmt: skip
-
-
 def _match_start(*, players: tuple, created_by, options: dict, dealer=None) -> Match:
     """A match between two people, dealt at once (an accepted rematch or challenge).
     ``dealer``: the player who deals first; the seats are arranged for it (the deal's seed
@@ -101,7 +92,7 @@ def _rematch_start(match: Match, *, created_by, asked_by) -> Match:
     of ``asked_by`` with the answer to its request, the other player's by a push (a push to
     the asking page too would race its own navigation there)."""
     old_dealer = first_dealer(int(match.seed))
-    options = _options(match)
+    options = match.options()
     if match.computer:
         # The computer keeps seat 1: the deal is drawn until seat 0's first dealer changes.
         rules = ("deck", "target", "stick_the_dealer", "dealer_must_take_up")
@@ -216,7 +207,7 @@ def match_find(*, user, deck: int = 24, target: int = 10) -> Match:
 def challenge_create(*, user, challenged, **options) -> Challenge:
     """Invite ``challenged`` to a match with these options (match_create's); they see it live
     on any page and accept or decline it. It lapses after CHALLENGE_LAPSE."""
-    options = {**_options(Challenge()), "move_seconds": DEFAULT_MOVE_SECONDS, **options}
+    options = {**Challenge().options(), "move_seconds": DEFAULT_MOVE_SECONDS, **options}
     _checked_rules(
         options["deck"], options["target"],
         options["stick_the_dealer"], options["dealer_must_take_up"],
@@ -271,7 +262,7 @@ def challenge_accept(*, user, challenge_id: int) -> Match:
         else:
             match = _match_start(
                 players=(challenge.challenger, challenge.challenged),
-                created_by=challenge.challenger, options=_options(challenge),
+                created_by=challenge.challenger, options=challenge.options(),
             )  # fmt: skip
             challenge.match = match
             _challenge_end(challenge, Challenge.Status.ACCEPTED, goto=match.pk, asked_by=user)
