@@ -312,15 +312,6 @@ class Challenge(MatchOptions):
     def __str__(self) -> str:
         return f"Challenge {self.pk}: {self.challenger} to {self.challenged}"
 
-    @property
-    def options(self) -> dict:
-        """The match's options, as ``services.match_create`` and the Match fields name them."""
-        return {
-            "deck": self.deck, "target": self.target, "stick_the_dealer": self.stick_the_dealer,
-            "dealer_must_take_up": self.dealer_must_take_up, "rated": self.rated,
-            "spectators_allowed": self.spectators_allowed, "move_seconds": self.move_seconds,
-        }  # fmt: skip
-
 
 class Connection(models.Model):
     """An open websocket of a player or spectator on a match page, for presence.
