@@ -169,7 +169,9 @@ if REDIS_URL:
             # bench/load.py). Pushes are not stored: a socket that misses one catches up at
             # its heartbeat.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # REDIS_PREFIX keeps test runs that share one Redis apart (pub/sub ignores the
+            # database number).
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX", "asgi")},
         }
     }
     CACHES = {
@@ -179,7 +181,7 @@ if REDIS_URL:
             # the client at hand for the rate limits' one-round-trip count (games.throttle).
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "euchre",
+            "KEY_PREFIX": os.environ.get("REDIS_PREFIX", "euchre"),
             # Rate limits fail open when Redis is away; never let them hang a request.
             "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 1},
         }
