@@ -191,6 +191,9 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Seconds between a match socket's heartbeats (presence, and rejoining after a layer outage).
+# Threads per server process for the sockets' database work (each holds a pooled connection
+# while it works).
+REALTIME_DATABASE_THREADS = int(os.environ.get("REALTIME_DATABASE_THREADS", "4"))
 REALTIME_HEARTBEAT_SECONDS = float(os.environ.get("REALTIME_HEARTBEAT_SECONDS", "10"))
 # How often a server process compares its sockets' boards with the database. With Redis every
 # process hears every push, and this is only the safety net; the in-memory layer cannot carry

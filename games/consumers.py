@@ -13,12 +13,13 @@ import contextlib
 import json
 import logging
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -31,6 +32,18 @@ from .moves import Unreadable, move_submit
 from .realtime import LOBBY_GROUP, lobby_user_group, match_group, twice, user_group
 
 log = logging.getLogger(__name__)
+
+# Channels runs a process's database calls in one thread (thread-sensitive), so each socket's
+# work would wait behind every other socket's round trips to the database. None of these calls
+# keeps state in its thread: they share a few threads, each with its own connection.
+_DATABASE_THREADS = ThreadPoolExecutor(
+    max_workers=settings.REALTIME_DATABASE_THREADS, thread_name_prefix="sockets-db"
+)
+
+
+def in_database(func):
+    """``func`` as a coroutine run in one of the sockets' database threads."""
+    return database_sync_to_async(func, thread_sensitive=False, executor=_DATABASE_THREADS)
 
 
 NOT_LOGGED_IN = 4401
@@ -66,7 +79,7 @@ class PlayerSockets:
         if renamed and renamed[0] == self.session_key:
             self.session_key = renamed[1]
         try:
-            await database_sync_to_async(self.check_session)()
+            await in_database(self.check_session)()
         except SessionEnded:
             await self.close(code=NOT_LOGGED_IN)
 
@@ -153,7 +166,7 @@ class Heartbeat(PerLoop):
             sockets = list(self.sockets)
             touch = loop.time() - touched >= settings.REALTIME_HEARTBEAT_SECONDS
             try:
-                versions = await database_sync_to_async(self._check)(sockets, touch)
+                versions = await in_database(self._check)(sockets, touch)
             except Exception:  # the database is away: the next beat tries again
                 log.warning("heartbeat could not reach the database", exc_info=True)
                 continue
@@ -218,7 +231,7 @@ class Boards(PerLoop):
         while self.wanted:
             batch, self.wanted = self.wanted, {}
             try:
-                read = await database_sync_to_async(_read_many)(list(batch))
+                read = await in_database(_read_many)(list(batch))
             except Exception as error:  # each socket that waited hears of it
                 read = {match_id: error for match_id in batch}
             for match_id, futures in batch.items():
@@ -234,16 +247,17 @@ class Boards(PerLoop):
 
 def _read_many(match_ids: list[int]) -> dict[int, tuple[Match, frozenset[int], int]]:
     """The matches with all their boards show (so the boards render without the database),
-    which of their players are connected, and how many people watch, in three queries."""
-    changes = RatingChange.objects.select_related("player")
-    matches = (
-        Match.objects.select_related("player0", "player1", "winner")
-        .prefetch_related(Prefetch("rating_changes", queryset=changes))
-        .filter(pk__in=match_ids)
+    which of their players are connected, and how many people watch: one query, a second for
+    finished matches' rating changes, presence only when this process does not remember it."""
+    matches = list(
+        Match.objects.select_related("player0", "player1", "winner").filter(pk__in=match_ids)
     )
-    present = selectors.present_players(match_ids=match_ids)
-    watching = selectors.spectators(match_ids=match_ids)
-    return {m.pk: (m, present.get(m.pk, frozenset()), watching.get(m.pk, 0)) for m in matches}
+    finished = [match for match in matches if match.status == MatchStatus.FINISHED]
+    if finished:
+        changes = RatingChange.objects.select_related("player")
+        prefetch_related_objects(finished, Prefetch("rating_changes", queryset=changes))
+    here = selectors.presence(match_ids=[match.pk for match in matches])
+    return {m.pk: (m, here[m.pk].players, here[m.pk].watching) for m in matches}
 
 
 def _read(match_id: int) -> tuple[Match, frozenset[int], int]:
@@ -280,7 +294,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         if not self.user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)
             return
-        refusal = await database_sync_to_async(self._refusal)()
+        refusal = await in_database(self._refusal)()
         if refusal:
             await self.close(code=refusal)
             return
@@ -289,7 +303,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         await self.join_player_group()
         await self._join_group()
         try:
-            shown = await database_sync_to_async(self._arrive)()
+            shown = await in_database(self._arrive)()
         except services.TooOften:  # too many sockets: the player's, or watchers of the match
             await self.close(code=TOO_MANY)
             return
@@ -332,7 +346,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         if not self.joined:
             return
         Heartbeat.of_this_loop().discard(self)
-        await database_sync_to_async(services.connection_close)(
+        await in_database(services.connection_close)(
             match_id=self.match_id, channel_name=self.channel_name, playing=self.playing
         )
 
@@ -354,7 +368,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             content = json.loads(text_data or "")
             if not isinstance(content, dict):
                 raise Unreadable
-            shown = await database_sync_to_async(self._move)(content)
+            shown = await in_database(self._move)(content)
         except (ValueError, Unreadable):  # not JSON, or not a move
             with translation.override(self.language):
                 await self.send(text_data=_error_frame(_("That move could not be read")))
@@ -393,7 +407,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         await self._show_or_close(await Boards.of_this_loop().board(self, key))
 
     async def send_board(self) -> None:
-        await self._show_or_close(await database_sync_to_async(self._render_board)())
+        await self._show_or_close(await in_database(self._render_board)())
 
     async def _show_or_close(self, shown: tuple[int, str] | None) -> None:
         if shown is None:  # a private match this socket saw open has started: not for it
@@ -438,7 +452,7 @@ class LobbyLists(PerLoop):
     async def open_list(self, consumer: LobbyConsumer, key: tuple) -> str:
         entry = self.entries.get(key)
         if entry is None:
-            read = asyncio.ensure_future(database_sync_to_async(selectors.lobby_open)())
+            read = asyncio.ensure_future(in_database(selectors.lobby_open)())
             entry = self.entries[key] = (read, {})
             asyncio.get_running_loop().call_later(self.KEEP_SECONDS, self.entries.pop, key, None)
         read, rendered = entry
@@ -467,7 +481,7 @@ class LobbyConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         for group in self.groups_joined:
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_add(group, self.channel_name)
-        self.own_open, self.casual_with = await database_sync_to_async(self._mine_now)()
+        self.own_open, self.casual_with = await in_database(self._mine_now)()
 
     async def disconnect(self, code: int) -> None:
         if not self.user.is_authenticated:
@@ -482,13 +496,13 @@ class LobbyConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             await self.send(text_data=_error_frame(_("The lobby takes no messages")))
 
     async def lobby_mine(self, event: dict) -> None:
-        await self.send(text_data=await database_sync_to_async(self._render_mine)())
+        await self.send(text_data=await in_database(self._render_mine)())
 
     async def lobby_changed(self, event: dict) -> None:
         # The player's own open match is not theirs to join, and a match with someone they
         # played today's rated matches with says it would be casual: then a list of their own.
         if self.own_open or self.casual_with:
-            html = await database_sync_to_async(self._render_open_for_me)()
+            html = await in_database(self._render_open_for_me)()
         else:
             key = (event.get("match_id"), event.get("version"))
             html = await LobbyLists.of_this_loop().open_list(self, key)
@@ -528,7 +542,7 @@ class UserConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             return
         self.session_key = self.scope["session"].session_key
         await self.join_player_group()
-        await self.send(text_data=await database_sync_to_async(self._render)())
+        await self.send(text_data=await in_database(self._render)())
 
     async def disconnect(self, code: int) -> None:
         if self.user.is_authenticated:
@@ -539,7 +553,7 @@ class UserConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             await self.send(text_data=_error_frame(_("This connection takes no messages")))
 
     async def user_changed(self, event: dict) -> None:
-        html = await database_sync_to_async(self._render)()
+        html = await in_database(self._render)()
         if event.get("goto"):
             html += render_to_string("partials/challenges.html#goto", {"match_id": event["goto"]})
         await self.send(text_data=html)

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from . import names
@@ -25,6 +26,17 @@ class SignupForm(UserCreationForm):
         if refused:
             raise forms.ValidationError(refused)
         return username
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, with its name's length checked: Django sets the field's
+    ``max_length`` after the field is built, so no validator enforces it, and a longer name
+    would reach the lock-out records (django-axes: 255 characters) and fail there."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.validators.append(MaxLengthValidator(username.max_length))
 
 
 class MatchOptionsForm(forms.Form):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Greatest, Least, TruncDate
 from django.utils import timezone
 
@@ -64,52 +65,62 @@ PRESENCE_TIMEOUT = timedelta(seconds=45)
 # match's presence briefly. A connect or disconnect anywhere is broadcast to every process,
 # which forgets it at once (forget_presence); the expiry covers servers that died silently.
 PRESENCE_MEMORY_SECONDS = 5.0
-_presence: dict[int, tuple[float, frozenset[int]]] = {}
+
+
+@dataclass(frozen=True)
+class Presence:
+    """Who is at a match: its players with a live socket on it, and how many other sockets
+    watch it (counted no further than a match's cap on sockets)."""
+
+    players: frozenset[int] = frozenset()
+    watching: int = 0
+
+
+_presence: dict[int, tuple[float, Presence]] = {}
+
+
+def presence(*, match_ids: list[int]) -> dict[int, Presence]:
+    """Each match's presence, in at most one query for all those this process does not
+    remember (heartbeats refresh the sockets' rows every few seconds)."""
+    now = time.monotonic()
+    found: dict[int, Presence] = {}
+    for match_id in match_ids:
+        remembered = _presence.get(match_id)
+        if remembered and remembered[0] > now:
+            found[match_id] = remembered[1]
+    missing = [match_id for match_id in match_ids if match_id not in found]
+    if not missing:
+        return found
+    since = timezone.now() - PRESENCE_TIMEOUT
+    rows = Connection.objects.filter(match_id__in=missing, seen_at__gte=since).values_list(
+        "match_id", "user_id", "match__player0_id", "match__player1_id"
+    )
+    players: dict[int, set[int]] = {match_id: set() for match_id in missing}
+    watching = dict.fromkeys(missing, 0)
+    for match_id, user_id, player0, player1 in rows:
+        if user_id in (player0, player1):
+            players[match_id].add(user_id)
+        else:
+            watching[match_id] += 1
+    if len(_presence) > 10_000:
+        _presence.clear()
+    for match_id in missing:
+        here = Presence(
+            frozenset(players[match_id]), min(watching[match_id], settings.SOCKETS_PER_MATCH)
+        )
+        _presence[match_id] = (now + PRESENCE_MEMORY_SECONDS, here)
+        found[match_id] = here
+    return found
 
 
 def present_user_ids(*, match_id: int) -> frozenset[int]:
-    """The match's players with a live socket on it (heartbeats refresh it every few seconds).
-    Only players: boards show nothing of spectators, and neither this read nor the pushes that
-    carry it grow with their number."""
-    remembered = _presence.get(match_id)
-    now = time.monotonic()
-    if remembered and remembered[0] > now:
-        return remembered[1]
-    since = timezone.now() - PRESENCE_TIMEOUT
-    match = Match.objects.filter(pk=match_id)
-    players = Q(user_id=Subquery(match.values("player0_id"))) | Q(
-        user_id=Subquery(match.values("player1_id"))
-    )
-    rows = Connection.objects.filter(players, match_id=match_id, seen_at__gte=since)
-    users = frozenset(rows.values_list("user_id", flat=True))
-    if len(_presence) > 10_000:
-        _presence.clear()
-    _presence[match_id] = (now + PRESENCE_MEMORY_SECONDS, users)
-    return users
-
-
-def present_players(*, match_ids: list[int]) -> dict[int, frozenset[int]]:
-    """Which of each match's players have a live socket on it, for several matches in one
-    query (spectators are not read: boards show nothing of them)."""
-    since = timezone.now() - PRESENCE_TIMEOUT
-    players = Q(user_id=F("match__player0_id")) | Q(user_id=F("match__player1_id"))
-    rows = Connection.objects.filter(players, match_id__in=match_ids, seen_at__gte=since)
-    present: dict[int, set[int]] = {}
-    for match_id, user_id in rows.values_list("match_id", "user_id"):
-        present.setdefault(match_id, set()).add(user_id)
-    return {match_id: frozenset(users) for match_id, users in present.items()}
+    """The match's players with a live socket on it."""
+    return presence(match_ids=[match_id])[match_id].players
 
 
 def spectators(*, match_ids: list[int]) -> dict[int, int]:
-    """How many people watch each match (live sockets of others than its players), counted no
-    further than a match's cap on sockets."""
-    since = timezone.now() - PRESENCE_TIMEOUT
-    players = Q(user_id=F("match__player0_id")) | Q(user_id=F("match__player1_id"))
-    watching = Connection.objects.filter(match_id__in=match_ids, seen_at__gte=since).exclude(
-        players
-    )
-    counts = watching.values("match_id").annotate(n=Count("pk")).values_list("match_id", "n")
-    return {match_id: min(n, settings.SOCKETS_PER_MATCH) for match_id, n in counts}
+    """How many people watch each match (live sockets of others than its players)."""
+    return {match_id: here.watching for match_id, here in presence(match_ids=match_ids).items()}
 
 
 def match_versions(*, match_ids: set[int]) -> dict[int, int]:

@@ -1,6 +1,7 @@
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import converters, views  # noqa: F401  (converters registers <match:>)
+from . import converters, forms, views  # noqa: F401  (converters registers <match:>)
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,6 +16,11 @@ urlpatterns = [
         "accounts/reset/<uidb64>/<token>/",
         views.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
+    ),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=forms.LoginForm),
+        name="login",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("play/", views.lobby, name="lobby"),

@@ -45,6 +45,13 @@ def test_five_wrong_passwords_lock_the_name_from_that_address_and_the_page_says_
     assert response.status_code == 302 and "_auth_user_id" in client.session
 
 
+def test_a_name_longer_than_any_player_s_is_refused_with_words_and_recorded_nowhere(alice):
+    response, client = log_in("0" * 256, "guess")
+    page = response.content.decode()
+    assert response.status_code == 200 and "at most 150 characters (it has 256)" in page
+    assert not AccessAttempt.objects.exists() and "_auth_user_id" not in client.session
+
+
 def test_guessing_at_a_name_from_many_addresses_never_locks_its_owner_out(alice):
     for number in range(20):
         for _ in range(4):  # under the address's own limit at each
