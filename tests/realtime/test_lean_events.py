@@ -12,6 +12,7 @@ import threading
 
 import msgpack
 import pytest
+from django.conf import settings
 
 from games import services
 from games.engine.cards import CODES
@@ -33,9 +34,13 @@ class Wiretap:
     def __init__(self, url: str, match_id: int):
         import redis
 
+        prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
         self.pubsub = redis.Redis.from_url(url).pubsub()
-        self.pubsub.psubscribe("asgi*")
-        self.ours = {f"asgi__group__match_{match_id}".encode(), b"asgi__group__lobby"}
+        self.pubsub.psubscribe(f"{prefix}*")
+        self.ours = {
+            f"{prefix}__group__match_{match_id}".encode(),
+            f"{prefix}__group__lobby".encode(),
+        }
         self.messages: list[bytes] = []
         self.running = True
         self.thread = threading.Thread(target=self._listen, daemon=True)
