@@ -1,4 +1,5 @@
-"""What the board partial shows a viewer: built from ``view_for`` and nothing else.
+"""What the board partial shows a viewer: built from the match's public face
+(``public.PublicMatch``) and the viewer's ``view_for``, and nothing else.
 
 The opponent's cards are only counted here; no template can name them because they are not in
 the context at all.
@@ -12,11 +13,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from . import selectors, services
-from .engine import Action, cards, first_dealer, replay, view_for
+from .engine import Action, cards, replay, view_for
 from .engine.cards import CODES, NO_TRUMP, RANK_CODES, SUIT_CODES, sort_key
 from .engine.verify import commitment
+from .engine.view import View
 from .models import EndReason, Match, MatchStatus, RematchState, Report
+from .public import PublicMatch
 
 # Symbols come from the engine's tables: one face of each card everywhere. The words are
 # translated (the English ones are the engine's).
@@ -137,49 +139,44 @@ def _outcome_line(result, seat, names) -> str:
 
 
 def board_context(
-    match: Match,
+    match: PublicMatch,
+    view: View | None,
     user,
+    *,
+    present: frozenset[int],
+    spectators: int,
+    casual_for_you: bool = False,
     error: str = "",
     base_url: str = "",
-    present: frozenset[int] | None = None,
-    casual_for_you: bool | None = None,
-    spectators: int | None = None,
 ) -> dict:
-    """``present``: the ids of the users connected to the match, when the caller knows them;
-    ``casual_for_you``: whether joining this open rated match would be casual for ``user``
-    (read here when the caller does not say)."""
+    """What the board partial shows ``user``: a pure function of the match's public face and
+    ``view``, what the user's seat (or a spectator) may see of its state (None before the
+    deal). ``present``: the ids of the players connected to the match; ``spectators``: how
+    many others watch; ``casual_for_you``: whether joining this open rated match would be
+    casual for ``user``."""
     seat = match.seat_of(user)
-    names = [p.username if p else "" for p in match.players]
-    if present is None:
-        present = selectors.present_user_ids(match_id=match.pk)
+    names = list(match.names)
     if match.computer:
-        present = present | {match.player1_id}  # the computer never leaves the table
+        present = present | {match.player_ids[1]}  # the computer never leaves the table
     context = {
         "match": match,
         "user": user,
         "invite_url": f"{base_url}/matches/{match.pk}/",
         "invite_path": f"/matches/{match.pk}/",
         "opponent_present": seat is not None
-        and match.players[seat ^ 1] is not None
-        and match.players[seat ^ 1].pk in present,
+        and match.player_ids[seat ^ 1] is not None
+        and match.player_ids[seat ^ 1] in present,
         "seat": seat,
         "names": names,
         "error": error,
         "your_turn": False,
         "over": match.is_over,
-        "winner_name": match.winner.username if match.winner_id else "",
-        # People watching: those connected who are not playing (the computer never watches).
-        "spectators": spectators
-        if spectators is not None
-        else selectors.spectators(match_ids=[match.pk]).get(match.pk, 0),
+        "winner_name": match.winner_name,
+        "spectators": spectators,  # people watching: the computer never watches
     }
-    if match.snapshot is None:
+    if view is None:
         if match.status == MatchStatus.OPEN and match.rated and seat is None and user:
             # Said before joining: this one would not count (see services.match_join).
-            if casual_for_you is None:
-                casual_for_you = user.is_authenticated and selectors.rated_today_capped(
-                    user=user, other=match.player0
-                )
             context["casual_for_you"] = casual_for_you
         return context  # open or aborted before the deal
     if seat is not None and not match.computer:  # nobody to report at a computer's table
@@ -187,9 +184,8 @@ def board_context(
         context["opponent_name"] = names[seat ^ 1]
         context["back"] = f"/matches/{match.pk}/"
     # Provably fair: the seed's hash from the first deal on; the seed itself once it is over.
-    context["commitment"] = commitment(int(match.seed))
-    context["revealed_seed"] = match.seed if match.is_over else ""
-    view = view_for(match.state, seat)
+    context["commitment"] = match.commitment
+    context["revealed_seed"] = match.revealed_seed
     me = seat if seat is not None else 0  # a spectator looks from seat 0's side
     them = me ^ 1
     legal = view.legal_actions
@@ -258,23 +254,15 @@ def board_context(
         context["result_line"] = _result_line(match, seat, names)
     if match.status == MatchStatus.FINISHED:
         context["your_turn"] = False
-        context["rating_changes"] = [
-            {
-                "name": change.player.username,
-                "before": change.before_display,
-                "after": change.after_display,
-                "delta": change.delta,
-            }
-            for change in sorted(match.rating_changes.all(), key=lambda c: c.player_id)
-        ]  # fmt: skip (sockets read the changes with the match: this runs without the database)
+        context["rating_changes"] = match.rating_changes
     if match.is_over:
         context.update(_end_context(match, seat, view))
     return context
 
 
-def _end_context(match: Match, seat: int | None, view) -> dict:
+def _end_context(match: PublicMatch, seat: int | None, view: View) -> dict:
     """The end screen: hands won, and the rematch (offered, answered, started) for this
-    viewer. All of it is on the match row and its state."""
+    viewer."""
     me = seat if seat is not None else 0
     hands_won = [sum(1 for r in view.results if r.points[s] > 0) for s in (0, 1)]
     offer_mine = match.rematch_seat == seat and seat is not None
@@ -289,7 +277,7 @@ def _end_context(match: Match, seat: int | None, view) -> dict:
         "rematch_declined": state == RematchState.DECLINED and offer_mine,
         "rematch_lapsed": state == RematchState.LAPSED and seat is not None,
         # The rematch's first dealer: whoever did not deal this match's first hand.
-        "rematch_dealer": match.players[first_dealer(int(match.seed)) ^ 1].username,
+        "rematch_dealer": match.names[match.first_dealer ^ 1],
     }  # fmt: skip
     context["can_rematch"] = (
         seat is not None
@@ -305,10 +293,10 @@ def _end_context(match: Match, seat: int | None, view) -> dict:
     return context
 
 
-def _result_line(match: Match, seat: int | None, names) -> str:
+def _result_line(match: PublicMatch, seat: int | None, names) -> str:
     """The banner over a finished match, for this viewer."""
     if match.status == MatchStatus.ABORTED:
-        if match.end_reason == EndReason.ABORTED and match.snapshot is not None:
+        if match.end_reason == EndReason.ABORTED and match.dealt:
             return _(
                 "Aborted: a player left before both had made a first move. "
                 "No result, no rating change."
@@ -316,9 +304,9 @@ def _result_line(match: Match, seat: int | None, names) -> str:
         return _("This match was called off.")
     if match.status == MatchStatus.VOIDED:
         return _("A moderator voided this match: it does not count.")
-    winner = names[0] if match.winner_id == match.player0_id else names[1]
+    winner = match.winner_name
     reason = match.end_reason
-    won = seat is not None and match.players[seat].pk == match.winner_id
+    won = seat is not None and match.player_ids[seat] == match.winner_id
     if reason == "adjudicated":
         if won:
             return _("A moderator adjudicated this match: you win it.")
@@ -328,7 +316,7 @@ def _result_line(match: Match, seat: int | None, names) -> str:
             return _("%(player)s won the match.") % {"player": winner}
         return _("%(player)s won the match (%(reason)s).") % {
             "player": winner,
-            "reason": str(match.get_end_reason_display()).lower(),
+            "reason": str(EndReason(reason).label).lower(),
         }
     other = {"player": names[seat ^ 1]}
     if won:
@@ -344,15 +332,14 @@ def _result_line(match: Match, seat: int | None, names) -> str:
     }.get(reason, _("%(player)s won the match.")) % other
 
 
-def _clock_context(match: Match, seat: int | None, turn: int, opponent_present: bool) -> dict:
+def _clock_context(match: PublicMatch, seat: int | None, turn: int, opponent_present: bool) -> dict:
     """The move clock of the player to act, or how long until an abandoned match may be
     claimed. Seconds as of this render: the page counts them down (static/js/clock.js)."""
     now = timezone.now()
-    deadline = match.deadline
-    if deadline is not None:
-        left = max(0, int((deadline - now).total_seconds()))
+    if match.deadline is not None:
+        left = max(0, int((match.deadline - now).total_seconds()))
         return {"clock_seat": turn, "clock_seconds": left, "clock_text": minutes(left)}
-    opens = services.claim_opens_at(match)
+    opens = match.claim_opens_at
     if opens is None or seat is None or turn == seat or opponent_present:
         return {}
     wait = max(0, int((opens - now).total_seconds()))

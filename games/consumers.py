@@ -14,6 +14,7 @@ import json
 import logging
 import weakref
 from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -26,9 +27,11 @@ from django.utils.translation import gettext as _
 
 from . import refusals, selectors, services, sessions, throttle
 from .board import board_context
+from .engine import State
 from .i18n import language_for_scope
 from .models import Match, MatchStatus, RatingChange
 from .moves import Unreadable, move_submit
+from .public import PublicMatch, view_of
 from .realtime import LOBBY_GROUP, lobby_user_group, match_group, twice, user_group
 
 log = logging.getLogger(__name__)
@@ -207,18 +210,18 @@ class Boards(PerLoop):
             entry = self.entries[key] = (self._read(key[0]), {})
             asyncio.get_running_loop().call_later(self.KEEP_SECONDS, self.entries.pop, key, None)
         read, rendered = entry
-        match, present, watching = await asyncio.shield(read)
-        if match.closed_to(consumer.user):
+        table = await asyncio.shield(read)
+        if table.match.closed_to(consumer.user):
             return None
         kind = (
-            match.seat_of(consumer.user),
+            table.match.seat_of(consumer.user),
             consumer.language,
             consumer.base_url,
             consumer.casual_for_you,
         )
         if kind not in rendered:
-            rendered[kind] = consumer.render(match, present, watching)
-        return match.version, rendered[kind]
+            rendered[kind] = consumer.render(table)
+        return table.match.version, rendered[kind]
 
     def _read(self, match_id: int) -> asyncio.Future:
         future = asyncio.get_running_loop().create_future()
@@ -245,10 +248,20 @@ class Boards(PerLoop):
                         future.set_result(found)
 
 
-def _read_many(match_ids: list[int]) -> dict[int, tuple[Match, frozenset[int], int]]:
-    """The matches with all their boards show (so the boards render without the database),
-    which of their players are connected, and how many people watch: one query, a second for
-    finished matches' rating changes, presence only when this process does not remember it."""
+class Table(NamedTuple):
+    """A match as every board of it is rendered: its public face and state (read once per
+    event in a process), which of its players are connected and how many others watch."""
+
+    match: PublicMatch
+    state: State | None
+    present: frozenset[int]
+    watching: int
+
+
+def _read_many(match_ids: list[int]) -> dict[int, Table]:
+    """The matches as their boards show them (rendered later without the database): one
+    query, a second for finished matches' rating changes, presence only when this process does
+    not remember it. The state is decoded here, in a database thread, not in the event loop."""
     matches = list(
         Match.objects.select_related("player0", "player1", "winner").filter(pk__in=match_ids)
     )
@@ -257,10 +270,13 @@ def _read_many(match_ids: list[int]) -> dict[int, tuple[Match, frozenset[int], i
         changes = RatingChange.objects.select_related("player")
         prefetch_related_objects(finished, Prefetch("rating_changes", queryset=changes))
     here = selectors.presence(match_ids=[match.pk for match in matches])
-    return {m.pk: (m, here[m.pk].players, here[m.pk].watching) for m in matches}
+    return {
+        m.pk: Table(PublicMatch.of(m), m.state, here[m.pk].players, here[m.pk].watching)
+        for m in matches
+    }
 
 
-def _read(match_id: int) -> tuple[Match, frozenset[int], int]:
+def _read(match_id: int) -> Table:
     found = _read_many([match_id])
     if match_id not in found:
         raise Match.DoesNotExist
@@ -320,7 +336,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         self.playing = match.seat_of(self.user) is not None
         if match.status == MatchStatus.OPEN and match.rated and not self.playing:
             self.casual_for_you = selectors.rated_today_capped(user=self.user, other=match.player0)
-        return match.version, self.render(match)
+        return match.version, self.render(_table(match))
 
     def _refusal(self) -> int | None:
         """The close code that refuses this viewer, or None."""
@@ -393,7 +409,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         self.check_session()  # a session ended since the last frame: nothing is done for it
         with translation.override(self.language):  # a refusal is worded for this player
             match = move_submit(user=self.user, match_id=self.match_id, data=content)
-        return match.version, self.render(match)
+        return match.version, self.render(_table(match))
 
     async def match_changed(self, event: dict) -> None:
         if event.get("presence"):
@@ -416,10 +432,10 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         await self._show(*shown)
 
     def _render_board(self) -> tuple[int, str] | None:
-        match, present, watching = _read(self.match_id)
-        if match.closed_to(self.user):
+        table = _read(self.match_id)
+        if table.match.closed_to(self.user):
             return None
-        return match.version, self.render(match, present, watching)
+        return table.match.version, self.render(table)
 
     async def _show(self, version: int, html: str) -> None:
         """Send a board, unless this socket already shows a later one: a push can overtake a
@@ -429,15 +445,21 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         self.shown_version = version
         await self.send(text_data=html)
 
-    def render(
-        self, match: Match, present: frozenset[int] | None = None, watching: int | None = None
-    ) -> str:
+    def render(self, table: Table) -> str:
+        match = table.match
+        view = view_of(table.state, match.seat_of(self.user))
         with translation.override(self.language):
             context = board_context(
-                match, self.user, base_url=self.base_url, present=present,
-                casual_for_you=self.casual_for_you, spectators=watching,
+                match, view, self.user, present=table.present, spectators=table.watching,
+                casual_for_you=self.casual_for_you, base_url=self.base_url,
             )  # fmt: skip
             return render_to_string("match.html#board", context)
+
+
+def _table(match: Match) -> Table:
+    """A match just read or written in this thread, as its boards show it."""
+    here = selectors.presence(match_ids=[match.pk])[match.pk]
+    return Table(PublicMatch.of(match), match.state, here.players, here.watching)
 
 
 class LobbyLists(PerLoop):

@@ -32,6 +32,7 @@ from .forms import (
 from .glossary import TERMS
 from .models import COMPUTER_USERNAME, Computer, Match, MatchStatus
 from .moves import Unreadable, move_submit
+from .public import PublicMatch, view_of
 
 
 @require_safe
@@ -308,11 +309,30 @@ def _match_or_404(match_id: int) -> Match:
 def _render_board(request, match: Match, error: str = "", status: int = 200) -> HttpResponse:
     if match.closed_to(request.user):  # whatever was asked: the page, a move, a join...
         return _closed_to_watchers(request)
-    context = board_context(match, request.user, error, base_url=_base_url(request))
+    context = _board_context(request, match, error)
     if request.htmx:
         return render(request, "match.html#board", context, status=status)
     context["sound_on"] = selectors.sound_on(user=request.user)
     return render(request, "match.html", context, status=status)
+
+
+def _board_context(request: HttpRequest, match: Match, error: str = "") -> dict:
+    """The board of ``match`` for this request's user, with who is at the table."""
+    public = PublicMatch.of(match)
+    seat = public.seat_of(request.user)
+    here = selectors.presence(match_ids=[match.pk])[match.pk]
+    casual = (
+        match.status == MatchStatus.OPEN
+        and match.rated
+        and seat is None
+        and request.user.is_authenticated
+        and selectors.rated_today_capped(user=request.user, other=match.player0)
+    )
+    return board_context(
+        public, view_of(match.state, seat), request.user, present=here.players,
+        spectators=here.watching, casual_for_you=casual, error=error,
+        base_url=_base_url(request),
+    )  # fmt: skip
 
 
 def _closed_to_watchers(request: HttpRequest) -> HttpResponse:
@@ -361,8 +381,7 @@ def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
         return _closed_to_watchers(request)
     if request.GET.get("version") == str(match.version):
         return HttpResponse(status=204)
-    context = board_context(match, request.user, base_url=_base_url(request))
-    return render(request, "match.html#board", context)
+    return render(request, "match.html#board", _board_context(request, match))
 
 
 def _act(request: HttpRequest, match_id: int, call) -> HttpResponse:

@@ -74,3 +74,10 @@ def test_the_services_import_no_presentation():
     presentation = {"games.board", "games.refusals", "games.views", "games.consumers"}
     for name in services:
         assert not edges[name] & presentation, f"{name} imports {edges[name] & presentation}"
+
+
+def test_the_board_reads_nothing_itself():
+    """board_context is a pure function of a match's public face and a view: the module that
+    builds it imports no reads and no writes (tests/web/test_board_values.py renders one with
+    the database out of reach)."""
+    assert not graph()["games.board"] & {"games.selectors", "games.services"}

@@ -1,0 +1,133 @@
+"""A match's public face: what anyone allowed to follow it may know, as a plain value.
+
+Boards are built from this and one seat's view (``engine.view_for``), never from the database
+row: the value holds no seed while the match is in play, no hand, no stock and no discard, so
+it can be built once for an event and shared by the boards of every viewer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from .engine import State, first_dealer, view_for
+from .engine.verify import commitment
+from .engine.view import View
+from .models import Match, MatchStatus
+from .services import claim_opens_at
+
+
+@dataclass(frozen=True)
+class RatingLine:
+    """One player's rating change from a finished match."""
+
+    name: str
+    before: int
+    after: int
+    delta: int
+
+
+@dataclass(frozen=True)
+class PublicMatch:
+    pk: int
+    status: str
+    version: int
+    player_ids: tuple[int | None, int | None]
+    names: tuple[str, str]
+    computer: str
+    # The options, as the match page and match_options.html show them.
+    rated: bool
+    spectators_allowed: bool
+    deck: int
+    target: int
+    stick_the_dealer: bool
+    dealer_must_take_up: bool
+    move_seconds: int | None
+    both_acted: bool
+    dealt: bool  # the first hand is dealt: there is a state to view
+    # The seed's hash from the first deal on; the seed itself only once the match is over.
+    commitment: str
+    revealed_seed: str
+    first_dealer: int | None
+    deadline: datetime | None  # when the player to act loses on time
+    claim_opens_at: datetime | None  # when a player who left may be claimed from
+    winner_id: int | None
+    end_reason: str
+    rematch_state: str
+    rematch_seat: int | None
+    rematch_until: datetime | None
+    next_match_id: int | None
+    rating_changes: tuple[RatingLine, ...]
+
+    @property
+    def id(self) -> int:
+        return self.pk
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED, MatchStatus.VOIDED)
+
+    @property
+    def winner_name(self) -> str:
+        if self.winner_id is None:
+            return ""
+        return self.names[self.player_ids.index(self.winner_id)]
+
+    def closed_to(self, user) -> bool:
+        """As ``Match.closed_to``: in play, closed to watchers, and ``user`` not a player."""
+        return (
+            self.status == MatchStatus.ACTIVE
+            and not self.spectators_allowed
+            and self.seat_of(user) is None
+        )
+
+    def seat_of(self, user) -> int | None:
+        if user is None or not user.is_authenticated or user.pk not in self.player_ids:
+            return None
+        return self.player_ids.index(user.pk)
+
+    @classmethod
+    def of(cls, match: Match) -> PublicMatch:
+        """The public face of ``match`` (its players, and its rating changes if it is
+        finished, read with it or here)."""
+        dealt = match.snapshot is not None
+        changes = ()
+        if match.status == MatchStatus.FINISHED:
+            changes = tuple(
+                RatingLine(c.player.username, c.before_display, c.after_display, c.delta)
+                for c in sorted(match.rating_changes.all(), key=lambda c: c.player_id)
+            )
+        return cls(
+            pk=match.pk,
+            status=match.status,
+            version=match.version,
+            player_ids=(match.player0_id, match.player1_id),
+            names=tuple(p.username if p else "" for p in match.players),
+            computer=match.computer,
+            rated=match.rated,
+            spectators_allowed=match.spectators_allowed,
+            deck=match.deck,
+            target=match.target,
+            stick_the_dealer=match.stick_the_dealer,
+            dealer_must_take_up=match.dealer_must_take_up,
+            move_seconds=match.move_seconds,
+            both_acted=match.both_acted,
+            dealt=dealt,
+            commitment=commitment(int(match.seed)) if dealt else "",
+            revealed_seed=match.seed if dealt and match.is_over else "",
+            first_dealer=first_dealer(int(match.seed)) if dealt else None,
+            deadline=match.deadline,
+            claim_opens_at=claim_opens_at(match),
+            winner_id=match.winner_id,
+            end_reason=match.end_reason,
+            rematch_state=match.rematch_state,
+            rematch_seat=match.rematch_seat,
+            rematch_until=match.rematch_until,
+            next_match_id=match.next_match_id,
+            rating_changes=changes,
+        )
+
+
+def view_of(state: State | None, seat: int | None) -> View | None:
+    """What ``seat`` (None: a spectator) may see of a match's state; None before the deal."""
+    return None if state is None else view_for(state, seat)

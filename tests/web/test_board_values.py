@@ -1,0 +1,53 @@
+"""A board is a pure function of the match's public face and the viewer's view: built and
+rendered with the database out of reach, it shows what the page shows, and the public face
+holds no secret while the match is in play."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from django.template.loader import render_to_string
+from django.test import Client
+
+from games.board import board_context
+from games.engine.cards import CODES
+from games.models import Match
+from games.public import PublicMatch, view_of
+from tests.matches import play_to_the_end, start
+
+
+def rendered(public, state, user, django_db_blocker) -> str:
+    with django_db_blocker.block():  # any query would raise here
+        view = view_of(state, public.seat_of(user))
+        context = board_context(public, view, user, present=frozenset(), spectators=0)
+        return render_to_string("match.html#board", context)
+
+
+@pytest.mark.django_db
+def test_a_board_renders_without_the_database_and_matches_the_page(alice, bob, django_db_blocker):
+    match = start(alice, bob)
+    match = Match.objects.select_related("player0", "player1", "winner").get(pk=match.pk)
+    board = rendered(PublicMatch.of(match), match.state, alice, django_db_blocker)
+    client = Client()
+    client.force_login(alice)
+    page = client.get(f"/matches/{match.pk}/board").content.decode()
+    hand = {code for code in CODES if f'data-card="{code}"' in page}
+    assert hand and {code for code in CODES if f'data-card="{code}"' in board} == hand
+    assert f'data-version="{match.version}"' in board
+
+
+@pytest.mark.django_db
+def test_the_public_face_holds_no_seed_or_card_in_play_and_the_seed_once_over(
+    alice, bob, django_db_blocker
+):
+    match = start(alice, bob, target=5)
+    public = PublicMatch.of(Match.objects.get(pk=match.pk))
+    words = repr(dataclasses.asdict(public))
+    assert match.seed not in words and public.revealed_seed == ""
+    assert not [code for code in CODES if f"'{code}'" in words]
+    over = play_to_the_end(match)
+    finished = PublicMatch.of(Match.objects.get(pk=over.pk))
+    assert finished.revealed_seed == over.seed and finished.rating_changes
+    board = rendered(finished, over.state, bob, django_db_blocker)
+    assert over.seed in board and "data-rating-changes" in board
