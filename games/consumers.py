@@ -74,7 +74,7 @@ class PlayerSockets:
     def check_session(self) -> None:
         """Raise SessionEnded unless this socket's session is still this player's (in a
         database thread: it reads the session and the player afresh)."""
-        if sessions.session_user_id(self.session_key) != self.user.pk:
+        if not sessions.session_is_users(self.session_key, self.user.pk):
             raise SessionEnded
 
     async def session_check(self, event: dict) -> None:

@@ -176,6 +176,8 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     def form_valid(self, form):
         old_key = self.request.session.session_key
         response = super().form_valid(form)  # the session gets a new key and the new hash
+        # Saved now, not as the response leaves: the sockets' checks must find the new hash.
+        self.request.session.save()
         renamed = (old_key, self.request.session.session_key)
         realtime.sessions_check_on_commit(form.user.pk, renamed=renamed)
         return response
