@@ -210,6 +210,8 @@ WORKER_BEAT_SECONDS = float(os.environ.get("WORKER_BEAT_SECONDS", "2"))
 WORKER_DEAD_AFTER_SECONDS = float(os.environ.get("WORKER_DEAD_AFTER_SECONDS", "10"))
 # Finished tasks stay this long for inspection (admin: Task results), then workers delete them.
 TASK_RESULTS_KEEP_HOURS = float(os.environ.get("TASK_RESULTS_KEEP_HOURS", "24"))
+# The match analysis's search: opponent hands per decision (all of them when there are fewer).
+ANALYSIS_SAMPLES = int(os.environ.get("ANALYSIS_SAMPLES", "300"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -189,6 +189,10 @@ def board_context(
     # Provably fair: the seed's hash from the first deal on; the seed itself once it is over.
     context["commitment"] = commitment(int(match.seed))
     context["revealed_seed"] = match.seed if match.is_over else ""
+    # The end screen links to the analysis once the worker has stored it (pushed then).
+    context["analysis_ready"] = (
+        match.status == MatchStatus.FINISHED and match.analysed_at is not None
+    )
     view = view_for(match.state, seat)
     me = seat if seat is not None else 0  # a spectator looks from seat 0's side
     them = me ^ 1

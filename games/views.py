@@ -18,7 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import i18n, realtime, refusals, selectors, services, throttle
+from . import i18n, realtime, refusals, review, selectors, services, throttle
 from .board import Card, board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
@@ -546,6 +546,9 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     except ValueError:
         step = 0
     context = replay_context(match, step)
+    if request.GET.get("analysis") == "1":  # the "Analysis" toggle is on
+        context["analysis"] = review.analysis_context(match, context["step"], context["names"])
+        context["keep"] = "&analysis=1"
     if request.htmx:
         return render(request, "replay.html#replay", context)
     return render(request, "replay.html", context)

@@ -32,6 +32,7 @@ def server_env(**extra: str) -> dict[str, str]:
     """The environment of a server process that uses this test run's database."""
     env = {**os.environ, "DEBUG": "0", "PYTHONUNBUFFERED": "1", **extra}
     env.setdefault("SECRET_KEY", "test-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
+    env.setdefault("ANALYSIS_SAMPLES", "8")  # a worker analyses finished matches: keep it quick
     name = connection.settings_dict["NAME"]
     if connection.vendor == "sqlite":
         env["SQLITE_PATH"] = str(name)
