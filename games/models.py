@@ -449,3 +449,6 @@ class MatchAnalysis(models.Model):
 
     class Meta:
         verbose_name_plural = "match analyses"
+
+    def __str__(self) -> str:
+        return f"Analysis of match {self.match_id}"
