@@ -190,6 +190,14 @@ def board_context(
     context["commitment"] = commitment(int(match.seed))
     context["revealed_seed"] = match.seed if match.is_over else ""
     # The end screen links to the analysis once the worker has stored it (pushed then).
+    # The Hint button: casual matches against the computer only, on the player's turn.
+    context["hint_offered"] = (
+        seat is not None
+        and bool(match.computer)
+        and not match.rated
+        and match.status == MatchStatus.ACTIVE
+        and match.state.turn == seat
+    )
     context["analysis_ready"] = (
         match.status == MatchStatus.FINISHED and match.analysed_at is not None
     )

@@ -25,6 +25,7 @@ urlpatterns = [
     path("matches/<match:match_id>/board", views.match_board, name="match_board"),
     path("matches/<match:match_id>/replay", views.match_replay, name="match_replay"),
     path("matches/<match:match_id>/act", views.match_act, name="match_act"),
+    path("matches/<match:match_id>/hint", views.match_hint, name="match_hint"),
     path("matches/<match:match_id>/join", views.match_join, name="match_join"),
     path("matches/<match:match_id>/abort", views.match_abort, name="match_abort"),
     path("matches/<match:match_id>/resign", views.match_resign, name="match_resign"),

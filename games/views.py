@@ -18,7 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import i18n, realtime, refusals, review, selectors, services, throttle
+from . import hints, i18n, realtime, refusals, review, selectors, services, throttle
 from .board import Card, board_context, replay_context
 from .charts import line_chart
 from .engine import Rules
@@ -392,6 +392,33 @@ def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
         return _render_board(
             request, match, _("That move could not be read: reload the page and try again"), 400
         )
+
+
+@login_required
+@require_POST
+def match_hint(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The Hint button: the hard computer's choice for the player's turn, and why (casual
+    matches against the computer only; refused in words elsewhere)."""
+    try:
+        match, found = hints.hint_for(user=request.user, match_id=match_id)
+    except (services.GameError, throttle.Throttled) as error:
+        code = 429 if isinstance(error, throttle.Throttled) else refusals.status(error)
+        context = {"match_id": match_id, "hint_error": refusals.words(error)}
+        if request.htmx:
+            return render(request, "partials/hint.html", context, status=code)
+        return render(
+            request,
+            "error.html",
+            {"title": _("No hint"), "message": context["hint_error"]},
+            status=code,
+        )
+    what, why = hints.hint_words(found)
+    context = {"match_id": match_id, "hint_action": what, "hint_why": why}
+    if request.htmx:
+        return render(request, "partials/hint.html", context)
+    page = board_context(match, request.user, base_url=_base_url(request))
+    page.update(context, sound_on=selectors.sound_on(user=request.user))
+    return render(request, "match.html", page)
 
 
 def _match_action(service):
