@@ -75,14 +75,12 @@ def test_no_hint_for_a_spectator_or_out_of_turn(client, alice, bob):
     client.force_login(bob)
     response = client.post(f"/matches/{match.pk}/hint", **HTMX)
     assert response.status_code == 403 and "You are not playing" in response.content.decode()
-    match = services.move_apply(
-        user=alice, match_id=match.pk, version=match.version,
-        action=str(legal_actions(match.state)[0]),
-    )  # fmt: skip
-    if match.state.turn == 1:  # the computer's turn now
-        client.force_login(alice)
-        response = client.post(f"/matches/{match.pk}/hint", **HTMX)
-        assert response.status_code == 409 and "A hint is for your turn" in response.content.decode()
+    match = services.move_apply(user=alice, match_id=match.pk, version=match.version, action="pass")
+    assert match.state.turn == 1  # the computer's turn now (the dealer's, or round two's)
+    client.force_login(alice)
+    response = client.post(f"/matches/{match.pk}/hint", **HTMX)
+    assert response.status_code == 409
+    assert "A hint is for your turn" in response.content.decode()
 
 
 @pytest.mark.asyncio
