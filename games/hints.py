@@ -66,7 +66,12 @@ def hint_words(found: Hint) -> tuple[str, str]:
         "throw_low": _("You cannot win this trick: throw %(card)s."),
     }
     line = reasons[found.reason] % {"suit": suit, "card": card, "count": count}
-    kind, _sep, arg = found.action.partition(":")
+    return action_words(found.action), line
+
+
+def action_words(text: str) -> str:
+    """An action as its button says it: "Order it up", "Play ten of hearts"."""
+    kind, _sep, arg = text.partition(":")
     if kind == "play":
-        return _("Play %(card)s") % {"card": Card(arg).name}, line
-    return option_words(found.action), line
+        return _("Play %(card)s") % {"card": Card(arg).name}
+    return option_words(text)

@@ -8,6 +8,8 @@ urlpatterns = [
     path("language/", views.language_set, name="language_set"),
     path("settings/sound", views.sound_set, name="sound_set"),
     path("rules/", views.rules, name="rules"),
+    path("learn/", views.learn, name="learn"),
+    path("learn/again", views.learn_restart, name="learn_restart"),
     path("accounts/signup/", views.signup, name="signup"),
     # Django's, but the player's sockets of the sessions that end close at once.
     path("accounts/password_change/", views.PasswordChangeView.as_view(), name="password_change"),

@@ -19,9 +19,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import hints, i18n, realtime, refusals, review, selectors, services, throttle
+from . import learn as learn_hand
 from .board import Card, board_context, replay_context
 from .charts import line_chart
-from .engine import Rules
+from .engine import IllegalAction, Rules
 from .forms import (
     ComputerMatchForm,
     FindOpponentForm,
@@ -39,6 +40,39 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     return render(request, "home.html", {"rules": Rules()})
+
+
+def _learn_names(request: HttpRequest) -> list[str]:
+    player = request.user.username if request.user.is_authenticated else _("Newcomer")
+    return [player, _("Computer")]
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def learn(request: HttpRequest) -> HttpResponse:
+    """The guided first hand: anyone, logged in or not, plays one fixed deal against the
+    computer, each step explained (games/learn.py); the moves live in the session."""
+    progress = request.session.get(learn_hand.SESSION_KEY) or learn_hand.start()
+    error, status = "", 200
+    try:
+        learn_hand.state_of(progress)
+    except (IllegalAction, KeyError, TypeError, ValueError):  # an old or broken session
+        progress = learn_hand.start()
+    if request.method == "POST":
+        try:
+            progress = learn_hand.play(progress, request.POST.get("action", ""))
+        except IllegalAction as refusal:
+            error, status = refusals.refusal_words(refusal), 400
+        else:
+            request.session[learn_hand.SESSION_KEY] = progress
+            return redirect("learn")
+    context = learn_hand.context(progress, _learn_names(request))
+    return render(request, "learn.html", {**context, "error": error}, status=status)
+
+
+@require_POST
+def learn_restart(request: HttpRequest) -> HttpResponse:
+    request.session[learn_hand.SESSION_KEY] = learn_hand.start()
+    return redirect("learn")
 
 
 @require_safe
