@@ -62,6 +62,7 @@ def test_no_module_of_games_imports_one_that_imports_it_back():
     for start in sorted(edges):
         if start not in done:
             visit(start, [start])
+
     # A package imports its own modules (games.services -> games.services.matches), and they
     # import from it: not a loop, whichever of them the walk met first.
     def within_a_package(cycle: list[str]) -> bool:
