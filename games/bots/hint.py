@@ -47,8 +47,8 @@ def _strength(hand: int, trump: int) -> tuple[str, dict]:
     suit = {"suit": SUITS[trump]}
     if right and left:
         return "both_bowers", suit
-    if right or left or hand >> JOKER & 1:
-        return "bower_and_trumps", {**suit, "count": _trumps(hand, trump)}
+    if right or left or hand >> JOKER & 1:  # the other trumps besides that top card
+        return "bower_and_trumps", {**suit, "count": _trumps(hand, trump) - 1}
     return "trumps", {**suit, "count": _trumps(hand, trump)}
 
 

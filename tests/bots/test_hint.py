@@ -16,6 +16,12 @@ def test_both_bowers_order_it_up():
     assert (found.reason, found.params) == ("both_bowers", {"suit": "H"})
 
 
+def test_one_bower_and_the_other_trumps_are_counted_apart():
+    state = bidding(hands=("JH AH KH 9C TS", "QS KS 9D TD AC"), upcard="9H", dealer=1)
+    view = view_for(state, 0)
+    assert why(view, "order_up") == ("bower_and_trumps", {"suit": "H", "count": 2})
+
+
 def test_a_weak_hand_passes():
     state = bidding(hands=("9C TC 9S TS QD", "JH JD AH KH QH"), upcard="9H", dealer=1)
     assert hint(view_for(state, 0), random.Random(1)).reason == "pass_weak"
