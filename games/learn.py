@@ -175,4 +175,6 @@ def context(progress: dict, names: list[str]) -> dict:
         "summary": hand_summary(view.results[-1], names, YOU) if state.is_over else None,
         "over": state.is_over,
         "scores": view.scores,
+        "dealer_name": names[view.dealer],
+        "computer_count": view.hand_sizes[COMPUTER],
     }
