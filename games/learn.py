@@ -30,7 +30,7 @@ RULES = Rules(deck=24, target=1)  # one hand decides it (a passed-out deal is de
 YOU, COMPUTER = 0, 1
 SESSION_KEY = "learn"
 NOTE_AT = FLAGS[-1][0]  # the analysis's inaccuracy: a loss worth a word
-SAMPLES = 200  # the hard bot's budget for judging the newcomer's move (tens of milliseconds)
+SAMPLES = 60  # the hard bot's in-play budget for judging the newcomer's move (at most ~60 ms)
 
 
 def start() -> dict:

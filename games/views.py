@@ -59,7 +59,11 @@ def learn(request: HttpRequest) -> HttpResponse:
         progress = learn_hand.start()
     if request.method == "POST":
         try:
+            # Anyone may play it, so the moves are counted per address, like a player's.
+            throttle.hit("learn", _client_address(request), settings.MOVE_LIMIT_PER_10_SECONDS, 10)
             progress = learn_hand.play(progress, request.POST.get("action", ""))
+        except throttle.Throttled as refusal:
+            error, status = refusal.message, 429
         except IllegalAction as refusal:
             error, status = refusals.refusal_words(refusal), 400
         else:

@@ -63,3 +63,11 @@ def test_an_illegal_move_is_refused_in_words_and_changes_nothing(client):
 def test_home_and_rules_link_to_the_guided_hand(client):
     for path in ("/", "/rules/"):
         assert 'href="/learn/" data-learn' in client.get(path).content.decode()
+
+
+def test_moves_in_the_guided_hand_are_limited_per_address(client, settings):
+    settings.MOVE_LIMIT_PER_10_SECONDS = 2
+    for _ in range(2):
+        client.post("/learn/", {"action": "play:JH"})  # refused by the rules, but counted
+    response = client.post("/learn/", {"action": "order_up"})
+    assert response.status_code == 429 and "Too many requests" in response.content.decode()
