@@ -20,7 +20,7 @@ the edges word it (``games.refusals``). By concern:
     analysis    the analysis of a finished match (run by the task worker)
 """
 
-from .analysis import match_analyse
+from .analysis import analyses_queue, match_analyse
 from .clocks import (
     ABANDON_AFTER,
     DEFAULT_MOVE_SECONDS,
@@ -67,6 +67,7 @@ from .ratings import rating_changes_reverse
 from .reports import report_close, report_create
 
 __all__ = [
+    "analyses_queue",
     "match_analyse",
     "CHALLENGE_LAPSE",
     "REMATCH_LAPSE",

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .. import realtime
+from .. import realtime, tasks
 from ..bots import analysis
 from ..models import Match, MatchAnalysis, MatchStatus
 
@@ -32,3 +32,14 @@ def match_analyse(*, match_id: int, samples: int | None = None) -> bool:
             # keyed by it. The pages re-render their boards, which now link to the analysis.
             realtime.send_event_on_commit(match_id)
     return created
+
+
+def analyses_queue() -> int:
+    """Queue the analysis of every finished match without one (matches that ended before it
+    existed); returns how many. Each task skips a match analysed meanwhile."""
+    missing = Match.objects.filter(status=MatchStatus.FINISHED, analysed_at=None)
+    pks = list(missing.values_list("pk", flat=True))
+    with transaction.atomic():
+        for pk in pks:
+            tasks.schedule_analysis(pk)
+    return len(pks)

@@ -150,3 +150,18 @@ def test_a_voided_match_shows_no_analysis(alice, bob, admin_user):
     for url in match_urls(match.pk):
         html = client_for(alice).get(url + "?analysis=1").content.decode()
         assert not any(m in html for m in MARKERS), url
+
+
+@pytest.mark.django_db(transaction=True)
+def test_matches_finished_before_the_analysis_existed_can_be_queued(alice, bob):
+    from django.core.management import call_command
+    from django_tasks_db.models import DBTaskResult
+
+    match = finished(alice, bob)
+    DBTaskResult.objects.all().delete()  # as if it had ended before the analysis existed
+    call_command("analyse_matches", verbosity=0)
+    assert queued("match_analyse") == [(match.pk,)]
+    run_due_tasks()
+    assert Match.objects.get(pk=match.pk).analysed_at is not None
+    call_command("analyse_matches", verbosity=0)
+    assert queued("match_analyse") == []
