@@ -23,13 +23,13 @@ $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $@
 
-# The server and one task worker (the computer's turns, clocks) together, from the Procfile;
-# Ctrl-C stops both.
+# The server and two task workers (one for the computer's turns and clocks, one for the analysis
+# of finished matches) together, from the Procfile; Ctrl-C stops all three.
 run: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=$${DEBUG:-1} HOST=$(HOST) PATH="$(CURDIR)/$(BIN):$$PATH" \
-		$(BIN)/honcho --no-colour start --port $(PORT) web worker
+		$(BIN)/honcho --no-colour start --port $(PORT) web worker analyst
 
 # An administrator for the local site (`make run`'s database): sets itself up like `make run`.
 # SUPERUSER_ARGS=--noinput takes the name and password from DJANGO_SUPERUSER_USERNAME/_PASSWORD.

@@ -206,13 +206,23 @@ COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY_SECONDS", "0.8")
 
 # Time-driven work (the computer's turns, clocks running out) is a task in the database,
 # run by `manage.py run_worker` processes (django-tasks, the backport of Django 6's tasks).
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Two queues: "default" for what must happen on time (the computer's moves, clocks, lapsing
+# offers), "analysis" for the seconds-long analysis of finished matches, run by workers of
+# its own so that it never delays a move (Procfile: worker and analyst).
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default", "analysis"],
+    }
+}
 # A worker writes its heartbeat this often; one silent for WORKER_DEAD_AFTER_SECONDS is dead,
 # and the tasks it had taken are queued again.
 WORKER_BEAT_SECONDS = float(os.environ.get("WORKER_BEAT_SECONDS", "2"))
 WORKER_DEAD_AFTER_SECONDS = float(os.environ.get("WORKER_DEAD_AFTER_SECONDS", "10"))
 # Finished tasks stay this long for inspection (admin: Task results), then workers delete them.
 TASK_RESULTS_KEEP_HOURS = float(os.environ.get("TASK_RESULTS_KEEP_HOURS", "24"))
+# The match analysis's search: opponent hands per decision (all of them when there are fewer).
+ANALYSIS_SAMPLES = int(os.environ.get("ANALYSIS_SAMPLES", "300"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -186,6 +186,16 @@ def board_context(
     # Provably fair: the seed's hash from the first deal on; the seed itself once it is over.
     context["commitment"] = match.commitment
     context["revealed_seed"] = match.revealed_seed
+    # The end screen links to the analysis once the worker has stored it (pushed then).
+    # The Hint button: casual matches against the computer only, on the player's turn.
+    context["hint_offered"] = (
+        seat is not None
+        and bool(match.computer)
+        and not match.rated
+        and match.status == MatchStatus.ACTIVE
+        and view.turn == seat
+    )
+    context["analysis_ready"] = match.status == MatchStatus.FINISHED and match.analysed
     me = seat if seat is not None else 0  # a spectator looks from seat 0's side
     them = me ^ 1
     legal = view.legal_actions

@@ -25,7 +25,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import refusals, selectors, services, sessions, throttle
+from . import hints, refusals, selectors, services, sessions, throttle
 from .board import board_context
 from .engine import State
 from .i18n import language_for_scope
@@ -384,6 +384,9 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             content = json.loads(text_data or "")
             if not isinstance(content, dict):
                 raise Unreadable
+            if content.get("hint"):  # {"hint": 1}: the Hint button's question, not a move
+                await self.send(text_data=await in_database(self._hint)())
+                return
             shown = await in_database(self._move)(content)
         except (ValueError, Unreadable):  # not JSON, or not a move
             with translation.override(self.language):
@@ -404,6 +407,20 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         await self.send_board()
         with translation.override(self.language):
             await self.send(text_data=_error_frame(refusals.words(error)))
+
+    def _hint(self) -> str:
+        """The hint frame (``partials/hint.html``, swapped into ``#hint``); a refusal is an
+        error frame."""
+        self.check_session()
+        with translation.override(self.language):
+            try:
+                _match, found = hints.hint_for(user=self.user, match_id=self.match_id)
+            except (services.GameError, throttle.Throttled) as error:
+                return _error_frame(refusals.words(error))
+            what, why = hints.hint_words(found)
+            context = {"hint_action": what, "hint_why": why}
+            inner = render_to_string("partials/hint.html", context)
+            return f'<div id="hint" class="hint" role="status" hx-swap-oob="true">{inner}</div>'
 
     def _move(self, content: dict) -> tuple[int, str]:
         self.check_session()  # a session ended since the last frame: nothing is done for it

@@ -122,6 +122,9 @@ class Match(MatchOptions):
     rematch_state = models.CharField(max_length=16, choices=RematchState, blank=True)
     rematch_until = models.DateTimeField(null=True, blank=True)
     next_match = models.ForeignKey("self", models.SET_NULL, related_name="+", null=True, blank=True)
+    # When the task worker stored the finished match's analysis (MatchAnalysis); the end
+    # screen links to it from then on.
+    analysed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "matches"
@@ -432,3 +435,20 @@ class NameSkeleton(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.skeleton}"
+
+
+class MatchAnalysis(models.Model):
+    """What each option of each decision of a finished match was worth (``games.bots.analysis``),
+    worked out once by the task worker when the match ended. Nobody reads it before the match
+    is over: it names every card of both hands."""
+
+    match = models.OneToOneField(Match, models.CASCADE, related_name="analysis")
+    samples = models.PositiveIntegerField()  # the search's budget: opponent hands per decision
+    result = models.JSONField()  # analysis.as_json: the decisions and each seat's figures
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "match analyses"
+
+    def __str__(self) -> str:
+        return f"Analysis of match {self.match_id}"

@@ -58,6 +58,7 @@ class PublicMatch:
     rematch_until: datetime | None
     next_match_id: int | None
     rating_changes: tuple[RatingLine, ...]
+    analysed: bool  # the worker has stored the match's analysis
 
     @property
     def id(self) -> int:
@@ -125,6 +126,7 @@ class PublicMatch:
             rematch_until=match.rematch_until,
             next_match_id=match.next_match_id,
             rating_changes=changes,
+            analysed=match.analysed_at is not None,
         )
 
 

@@ -127,6 +127,11 @@ def _service_words() -> dict[str, str]:
         "only_challenged_accepts": _("Only the challenged player can accept a challenge"),
         "challenge_closed": _("This challenge is no longer open"),
         "challenge_lapsed": _("This challenge has lapsed"),
+        "no_hints": _(
+            "Hints are only for casual matches against the computer: "
+            "not in rated matches, nor between people"
+        ),
+        "hint_not_your_turn": _("A hint is for your turn: wait for your opponent's move"),
     }
 
 

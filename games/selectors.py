@@ -17,6 +17,7 @@ from .models import (
     Connection,
     EndReason,
     Match,
+    MatchAnalysis,
     MatchStatus,
     PlayerRating,
     PlayerSettings,
@@ -321,3 +322,11 @@ def rating_history(*, user) -> list[int]:
 def sound_on(*, user) -> bool:
     """The player's choice of a sound on their turn (off unless they turned it on)."""
     return PlayerSettings.objects.filter(user=user, sound=True).exists()
+
+
+def match_analysis(*, match: Match) -> dict | None:
+    """The stored analysis of a finished match; None while it is being worked out, and always
+    None for a match that is not finished (the analysis names every card of both hands)."""
+    if match.status != MatchStatus.FINISHED:
+        return None
+    return MatchAnalysis.objects.filter(match=match).values_list("result", flat=True).first()

@@ -1,5 +1,6 @@
 """What happens because time passed: the computer's turns, clocks running out, and offers
-(rematches, challenges) lapsing.
+(rematches, challenges) lapsing; and the analysis of a finished match, too slow for a web
+process.
 
 Each is a task in the database queue (django-tasks with its database backend), enqueued by the
 services in the same transaction as the change that made it due, and run by a worker process
@@ -62,6 +63,14 @@ def challenge_lapse(challenge_id: int) -> bool:
     return challenge_lapse(challenge_id=challenge_id)
 
 
+@task(queue_name="analysis")  # its own workers: seconds of search must not delay a move
+def match_analyse(match_id: int) -> bool:
+    """The analysis of a finished match (seconds of search: never in a web process)."""
+    from .services import match_analyse
+
+    return match_analyse(match_id=match_id)
+
+
 def schedule_computer_move(match_id: int, version: int) -> None:
     """Queue the computer's move a beat after the change that leaves it to act (in the
     caller's transaction: the task exists exactly when that change was committed)."""
@@ -84,3 +93,8 @@ def schedule_rematch_left(match_id: int, version: int, due: datetime) -> None:
 
 def schedule_challenge_lapse(challenge_id: int, due: datetime) -> None:
     challenge_lapse.using(run_after=due).enqueue(challenge_id)
+
+
+def schedule_analysis(match_id: int) -> None:
+    """Queue the analysis of a match that just ended (in the transaction that ends it)."""
+    match_analyse.enqueue(match_id)

@@ -9,6 +9,8 @@ urlpatterns = [
     path("language/", views.language_set, name="language_set"),
     path("settings/sound", views.sound_set, name="sound_set"),
     path("rules/", views.rules, name="rules"),
+    path("learn/", views.learn, name="learn"),
+    path("learn/again", views.learn_restart, name="learn_restart"),
     path("accounts/signup/", views.signup, name="signup"),
     # Django's, but the player's sockets of the sessions that end close at once.
     path("accounts/password_change/", views.PasswordChangeView.as_view(), name="password_change"),
@@ -31,6 +33,7 @@ urlpatterns = [
     path("matches/<match:match_id>/board", views.match_board, name="match_board"),
     path("matches/<match:match_id>/replay", views.match_replay, name="match_replay"),
     path("matches/<match:match_id>/act", views.match_act, name="match_act"),
+    path("matches/<match:match_id>/hint", views.match_hint, name="match_hint"),
     path("matches/<match:match_id>/join", views.match_join, name="match_join"),
     path("matches/<match:match_id>/abort", views.match_abort, name="match_abort"),
     path("matches/<match:match_id>/resign", views.match_resign, name="match_resign"),

@@ -18,10 +18,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import i18n, realtime, refusals, selectors, services, throttle
+from . import hints, i18n, realtime, refusals, review, selectors, services, throttle
+from . import learn as learn_hand
 from .board import Card, board_context, replay_context
 from .charts import line_chart
-from .engine import Rules
+from .engine import IllegalAction, Rules
 from .forms import (
     ComputerMatchForm,
     FindOpponentForm,
@@ -40,6 +41,43 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     return render(request, "home.html", {"rules": Rules()})
+
+
+def _learn_names(request: HttpRequest) -> list[str]:
+    player = request.user.username if request.user.is_authenticated else _("Newcomer")
+    return [player, _("Computer")]
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def learn(request: HttpRequest) -> HttpResponse:
+    """The guided first hand: anyone, logged in or not, plays one fixed deal against the
+    computer, each step explained (games/learn.py); the moves live in the session."""
+    progress = request.session.get(learn_hand.SESSION_KEY) or learn_hand.start()
+    error, status = "", 200
+    try:
+        learn_hand.state_of(progress)
+    except (IllegalAction, KeyError, TypeError, ValueError):  # an old or broken session
+        progress = learn_hand.start()
+    if request.method == "POST":
+        try:
+            # Anyone may play it, so the moves are counted per address, like a player's.
+            throttle.hit("learn", _client_address(request), settings.MOVE_LIMIT_PER_10_SECONDS, 10)
+            progress = learn_hand.play(progress, request.POST.get("action", ""))
+        except throttle.Throttled as refusal:
+            error, status = refusal.message, 429
+        except IllegalAction as refusal:
+            error, status = refusals.refusal_words(refusal), 400
+        else:
+            request.session[learn_hand.SESSION_KEY] = progress
+            return redirect("learn")
+    context = learn_hand.context(progress, _learn_names(request))
+    return render(request, "learn.html", {**context, "error": error}, status=status)
+
+
+@require_POST
+def learn_restart(request: HttpRequest) -> HttpResponse:
+    request.session[learn_hand.SESSION_KEY] = learn_hand.start()
+    return redirect("learn")
 
 
 @require_safe
@@ -415,6 +453,33 @@ def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
         )
 
 
+@login_required
+@require_POST
+def match_hint(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The Hint button: the hard computer's choice for the player's turn, and why (casual
+    matches against the computer only; refused in words elsewhere)."""
+    try:
+        match, found = hints.hint_for(user=request.user, match_id=match_id)
+    except (services.GameError, throttle.Throttled) as error:
+        code = 429 if isinstance(error, throttle.Throttled) else refusals.status(error)
+        context = {"match_id": match_id, "hint_error": refusals.words(error)}
+        if request.htmx:
+            return render(request, "partials/hint.html", context, status=code)
+        return render(
+            request,
+            "error.html",
+            {"title": _("No hint"), "message": context["hint_error"]},
+            status=code,
+        )
+    what, why = hints.hint_words(found)
+    context = {"match_id": match_id, "hint_action": what, "hint_why": why}
+    if request.htmx:
+        return render(request, "partials/hint.html", context)
+    page = _board_context(request, match)
+    page.update(context, sound_on=selectors.sound_on(user=request.user))
+    return render(request, "match.html", page)
+
+
 def _match_action(service):
     """A POST view on one match that calls ``service(user=, match_id=)`` and answers with the
     board (or the refusal in words): join, abort, resign, claim."""
@@ -567,6 +632,9 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     except ValueError:
         step = 0
     context = replay_context(match, step)
+    if request.GET.get("analysis") == "1":  # the "Analysis" toggle is on
+        context["analysis"] = review.analysis_context(match, context["step"], context["names"])
+        context["keep"] = "&analysis=1"
     if request.htmx:
         return render(request, "replay.html#replay", context)
     return render(request, "replay.html", context)

@@ -76,3 +76,10 @@ def bob(django_user_model):
 @pytest.fixture
 def carol(django_user_model):
     return django_user_model.objects.create_user("carol", password="correct horse 3")
+
+
+@pytest.fixture(autouse=True)
+def small_analysis_budget(settings):
+    # A finished match queues its analysis; the worker tests run it. A few deals a decision
+    # keep them quick (bench/analysis.py measures the real budget).
+    settings.ANALYSIS_SAMPLES = 8

@@ -32,6 +32,7 @@ def server_env(**extra: str) -> dict[str, str]:
     """The environment of a server process that uses this test run's database."""
     env = {**os.environ, "DEBUG": "0", "PYTHONUNBUFFERED": "1", **extra}
     env.setdefault("SECRET_KEY", "test-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
+    env.setdefault("ANALYSIS_SAMPLES", "8")  # a worker analyses finished matches: keep it quick
     name = connection.settings_dict["NAME"]
     if connection.vendor == "sqlite":
         env["SQLITE_PATH"] = str(name)
@@ -95,7 +96,7 @@ class Worker:
         self.lines: queue.Queue[str] = queue.Queue()
 
     def start(self) -> Worker:
-        command = [sys.executable, "manage.py", "run_worker", "--interval", "0.05"]
+        command = [sys.executable, "manage.py", "run_worker", "--interval", "0.05", "--queue-name", "*"]
         self.process = subprocess.Popen(
             [*command, "--no-startup-delay", "--verbosity", "1"],
             cwd=ROOT,

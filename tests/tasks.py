@@ -20,7 +20,9 @@ def run_due_tasks(*, as_if_seconds_passed: float = 0) -> None:
         DBTaskResult.objects.filter(status=TaskResultStatus.READY, run_after__lte=soon).update(
             run_after=timezone.now()
         )
-    call_command("run_worker", "--batch", "--no-startup-delay", "--interval=0", verbosity=0)
+    call_command(
+        "run_worker", "--batch", "--no-startup-delay", "--interval=0", "--queue-name=*", verbosity=0
+    )
 
 
 def queued(task_name: str) -> list[tuple]:

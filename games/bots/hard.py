@@ -71,9 +71,14 @@ def choose(view: View, rng: random.Random) -> str:
         return legal[0]
     seen = seen_from(view)
     if view.phase == "play":
-        return _play(view, seen, rng)
-    table = Table(view, seen, seen.opponent_hands(rng, BID_SAMPLES))
-    scores = _bids(view, table)
+        totals = _play_totals(view, seen, seen.opponent_hands(rng, PLAY_SAMPLES))
+        best = max(totals.values())
+        tied = [c for c, total in totals.items() if total == best]
+        # Points are coarse, so several cards often tie: among them play as a good player would.
+        lead = card(view.trick[0][1]) if view.trick else None
+        preferred = medium.play_choice(seen.hand, tied, seen.trump, lead, view.maker == seen.seat)
+        return f"play:{CODES[preferred]}"
+    scores = _bids(view, Table(view, seen, seen.opponent_hands(rng, BID_SAMPLES)))
     best = max(scores.values())
     for act in legal:  # the legal order puts "pass" first: on a tie, do not bid
         if scores[act] == best:
@@ -81,7 +86,21 @@ def choose(view: View, rng: random.Random) -> str:
     raise AssertionError("every legal action has a score")
 
 
-def _play(view: View, seen: Seen, rng: random.Random) -> str:
+def values(view: View, rng: random.Random, samples: int) -> dict[str, float]:
+    """What every legal action is worth to this seat, from its view alone: the points of the
+    hand it scores less those the opponent scores, averaged over up to ``samples`` opponent
+    hands consistent with what it has seen (all of them when there are no more). The same
+    search as ``choose``, with the budget the caller gives (the match analysis)."""
+    seen = seen_from(view)
+    deals = seen.opponent_hands(rng, samples)
+    if view.phase == "play":
+        totals = _play_totals(view, seen, deals)
+        return {f"play:{CODES[c]}": total / len(deals) for c, total in totals.items()}
+    return _bids(view, Table(view, seen, deals))
+
+
+def _play_totals(view: View, seen: Seen, deals: list[int]) -> dict[int, int]:
+    """Each legal card's points for this seat, summed over the opponent hands ``deals``."""
     seat = seen.seat
     trump = seen.trump
     maker = view.maker
@@ -90,7 +109,7 @@ def _play(view: View, seen: Seen, rng: random.Random) -> str:
     made = view.tricks_won[maker]
     cards = [card(a.split(":")[1]) for a in view.legal_actions]
     totals = dict.fromkeys(cards, 0)
-    for opponent in seen.opponent_hands(rng, PLAY_SAMPLES):
+    for opponent in deals:
         for c in cards:
             mine = seen.hand ^ 1 << c
             hands = (mine, opponent) if seat == 0 else (opponent, mine)
@@ -101,11 +120,7 @@ def _play(view: View, seen: Seen, rng: random.Random) -> str:
                 winner = seat if power[c] > power[lead] else seat ^ 1
                 points = solver.maker_points(hands, winner, None, made + (winner == maker))
             totals[c] += points if seat == maker else -points
-    best = max(totals.values())
-    tied = [c for c in cards if totals[c] == best]
-    # Points are coarse, so several cards often tie: among them play as a good player would.
-    preferred = medium.play_choice(seen.hand, tied, trump, lead, maker == seat)
-    return f"play:{CODES[preferred]}"
+    return totals
 
 
 def _bids(view: View, table: Table) -> dict[str, float]:

@@ -17,8 +17,10 @@ the edges word it (``games.refusals``). By concern:
     moderation  void, adjudicate, abort, suspend, reinstate (audited)
     reports     players' reports and their handling
     players     the player's own settings
+    analysis    the analysis of a finished match (run by the task worker)
 """
 
+from .analysis import analyses_queue, match_analyse
 from .clocks import (
     ABANDON_AFTER,
     DEFAULT_MOVE_SECONDS,
@@ -65,6 +67,8 @@ from .ratings import rating_changes_reverse
 from .reports import report_close, report_create
 
 __all__ = [
+    "analyses_queue",
+    "match_analyse",
     "CHALLENGE_LAPSE",
     "REMATCH_LAPSE",
     "challenge_accept",

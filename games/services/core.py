@@ -121,3 +121,4 @@ def _finish(match: Match, *, winner, reason: EndReason) -> None:
     match.finished_at = timezone.now()
     if match.rated:
         _rate(match)
+    tasks.schedule_analysis(match.pk)

@@ -6,6 +6,7 @@ are printed (-s shows them) and written to artifacts/axe.json."""
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from django.conf import settings
 
 from games import services
+from games.models import MatchAnalysis
 from tests.e2e.conftest import ROOT
 from tests.matches import play_to_the_end, start
 
@@ -73,7 +75,7 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
             version=playing.version,
         )  # fmt: skip
     over = play_to_the_end(start(bob, alice, target=3), seed=4)
-    anonymous = ["/", "/accounts/signup/", "/accounts/login/", "/rules/"]
+    anonymous = ["/", "/accounts/signup/", "/accounts/login/", "/rules/", "/learn/"]
     as_alice = {
         "lobby": "/play/",
         "match waiting": f"/matches/{waiting.pk}/",
@@ -81,11 +83,16 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
         "match in play": f"/matches/{playing.pk}/",
         "match over": f"/matches/{over.pk}/",
         "replay": f"/matches/{over.pk}/replay",
+        "replay with its analysis": f"/matches/{over.pk}/replay?step=2&analysis=1",
         "history": "/history/",
         "profile": "/users/alice/",
         "leaderboard": "/leaderboard/",
     }
     as_bob = {"invite": f"/matches/{waiting.pk}/"}
+    deadline = time.monotonic() + 60
+    while not MatchAnalysis.objects.filter(match=over).exists():  # the worker's, queued at the end
+        assert time.monotonic() < deadline, "the worker did not analyse the match in a minute"
+        time.sleep(0.2)
     audited, by_impact, serious, found = 0, Counter(), [], []
     for code in LANGUAGES:
         cookie = {"name": settings.LANGUAGE_COOKIE_NAME, "value": code}

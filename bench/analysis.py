@@ -1,0 +1,75 @@
+"""How long the task worker takes to analyse a whole match to 10 (``games.bots.analysis``).
+
+Plays ``--matches`` matches to 10 between the hard and the medium computer (seats alternating,
+each decision from the acting seat's view), then analyses each as the worker does, and prints
+the CPU time per match (median, p95, max) with the decisions analysed. Goal: a median under
+10 s a match on the 2-core development machine.
+
+    python bench/analysis.py [--matches 50] [--seed 1] [--samples 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.bots import choose  # noqa: E402
+from games.bots.analysis import SAMPLES, analyse  # noqa: E402
+from games.engine import Action, Rules, apply, new_match, view_for  # noqa: E402
+
+GOAL_SECONDS = 10.0
+
+
+def play(seed: int, seats: tuple[str, str]) -> list[tuple[int, str]]:
+    rng = random.Random(seed)
+    state = new_match(seed, Rules())
+    moves = []
+    while not state.is_over:
+        seat = state.turn
+        text = choose(seats[seat], view_for(state, seat), rng)
+        moves.append((seat, text))
+        state = apply(state, Action.parse(seat, text))
+    return moves
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--samples", type=int, default=SAMPLES)
+    args = parser.parse_args()
+    seconds, decisions, moves = [], [], []
+    for number in range(args.matches):
+        seed = args.seed * 10_000 + number
+        played = play(seed, ("hard", "medium") if number % 2 else ("medium", "hard"))
+        start = time.process_time()
+        found = analyse(seed, Rules(), played, samples=args.samples)
+        seconds.append(time.process_time() - start)
+        decisions.append(len(found))
+        moves.append(len(played))
+    median = statistics.median(seconds)
+    print(f"{args.matches} matches to 10, hard against medium; samples {args.samples}")
+    print(
+        f"moves per match: median {statistics.median(moves):.0f}; decisions analysed "
+        f"(two or more options): median {statistics.median(decisions):.0f}"
+    )
+    print(
+        f"worker CPU per match: median {median:.2f} s, p95 {percentile(seconds, 0.95):.2f} s, "
+        f"max {max(seconds):.2f} s (goal: median under {GOAL_SECONDS:.0f} s: "
+        f"{'met' if median < GOAL_SECONDS else 'NOT met'})"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,17 @@
+"""Queue the analysis of every finished match that has none: matches that ended before the
+analysis existed. The task workers do the work (seconds a match); a match analysed meanwhile
+is skipped by its task, so running this twice does no harm."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand
+
+from games import services
+
+
+class Command(BaseCommand):
+    help = "Queue the analysis of finished matches that have none."
+
+    def handle(self, *args, **options) -> None:
+        queued = services.analyses_queue()
+        self.stdout.write(f"Queued the analysis of {queued} finished match(es).")

@@ -1,0 +1,25 @@
+"""The Hint button of a casual match against the computer answers on the page."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from games import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_hint_button_shows_the_computers_choice_and_why(live_server_url, new_page, alice):
+    match = services.match_create_computer(user=alice, strength="hard")
+    page = new_page(logged_in=alice)
+    page.goto(f"{live_server_url}/matches/{match.pk}/")
+    # The computer may move first (its task, a beat later): then the button comes with the push.
+    for _ in range(3):  # a board pushed meanwhile (the socket's first) may replace the answer
+        page.click("#board [data-action=hint]", timeout=15_000)
+        try:
+            page.wait_for_selector("#hint [data-hint-why]", timeout=3_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    assert page.locator("#hint [data-hint-action]").inner_text().startswith("Hint:")
