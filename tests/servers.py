@@ -96,7 +96,15 @@ class Worker:
         self.lines: queue.Queue[str] = queue.Queue()
 
     def start(self) -> Worker:
-        command = [sys.executable, "manage.py", "run_worker", "--interval", "0.05", "--queue-name", "*"]
+        command = [
+            sys.executable,
+            "manage.py",
+            "run_worker",
+            "--interval",
+            "0.05",
+            "--queue-name",
+            "*",
+        ]
         self.process = subprocess.Popen(
             [*command, "--no-startup-delay", "--verbosity", "1"],
             cwd=ROOT,
