@@ -8,6 +8,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # `make test` runs everything; PYTEST_ARGS narrows it (e.g. PYTEST_ARGS="tests/engine -x").
 PYTEST_ARGS ?=
+# Each pytest run spreads its test files over this many processes (pytest-xdist; 0: one).
+PYTEST_WORKERS ?= auto
 
 .PHONY: run test lint format bench clean superuser
 
@@ -40,7 +42,8 @@ superuser: $(VENV)/.runtime
 # Tests run with DEBUG off, as production does; they need a SECRET_KEY of their own.
 # Browser tests (-m e2e) run in a pytest process of their own (see tests/e2e/conftest.py);
 # Exit code 5 means PYTEST_ARGS selected no test for that process.
-PYTEST := SECRET_KEY=$${SECRET_KEY:-test-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz} $(BIN)/python -m pytest
+PYTEST := SECRET_KEY=$${SECRET_KEY:-test-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz} \
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 test: $(VENV)/.dev
 	$(PYTEST) -m "not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	$(PYTEST) -m e2e $(PYTEST_ARGS) || [ $$? -eq 5 ]

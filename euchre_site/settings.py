@@ -162,6 +162,9 @@ else:
 
 # Channel layer and cache: in memory (one process) unless REDIS_URL is set (redis://host:6379/0).
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# REDIS_PREFIX keeps apart sites or test runs that share one Redis (pub/sub ignores the
+# database number); each of pytest-xdist's test processes has its own.
+REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "asgi") + os.environ.get("PYTEST_XDIST_WORKER", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -169,9 +172,7 @@ if REDIS_URL:
             # bench/load.py). Pushes are not stored: a socket that misses one catches up at
             # its heartbeat.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            # REDIS_PREFIX keeps test runs that share one Redis apart (pub/sub ignores the
-            # database number).
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX", "asgi")},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": REDIS_PREFIX},
         }
     }
     CACHES = {
@@ -181,7 +182,7 @@ if REDIS_URL:
             # the client at hand for the rate limits' one-round-trip count (games.throttle).
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": os.environ.get("REDIS_PREFIX", "euchre"),
+            "KEY_PREFIX": REDIS_PREFIX,
             # Rate limits fail open when Redis is away; never let them hang a request.
             "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 1},
         }

@@ -6,6 +6,7 @@ that need it, saying what is missing.
 
 from __future__ import annotations
 
+import importlib
 import os
 
 import pytest
@@ -83,3 +84,19 @@ def small_analysis_budget(settings):
     # A finished match queues its analysis; the worker tests run it. A few deals a decision
     # keep them quick (bench/analysis.py measures the real budget).
     settings.ANALYSIS_SAMPLES = 8
+
+
+@pytest.fixture
+def moderators_group(db):
+    """The "Moderators" group with its permissions, as its migration makes it: a transactional
+    test that ran earlier in this process may have emptied the tables (flush keeps no data)."""
+    from django.contrib.auth.models import Group, Permission
+    from django.db.models import Q
+
+    migration = importlib.import_module("games.migrations.0003_moderators_group")
+    group, _ = Group.objects.get_or_create(name="Moderators")
+    wanted = Q(pk__in=[])
+    for app, codenames in migration.PERMISSIONS.items():
+        wanted |= Q(content_type__app_label=app, codename__in=codenames)
+    group.permissions.set(Permission.objects.filter(wanted))
+    return group

@@ -49,11 +49,9 @@ def test_the_joiner_is_told_before_joining_that_the_match_will_be_casual(alice, 
 
 
 @pytest.fixture
-def moderator(django_user_model):
-    from django.contrib.auth.models import Group
-
+def moderator(django_user_model, moderators_group):
     user = django_user_model.objects.create_user("mod", password="Moderate-me-1", is_staff=True)
-    user.groups.add(Group.objects.get(name="Moderators"))
+    user.groups.add(moderators_group)
     return user
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
-from django.contrib.auth.models import Group
 from django.test import Client
 
 from euchre_site.asgi import application
@@ -17,9 +16,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def moderator(django_user_model):
+def moderator(django_user_model, moderators_group):
     user = django_user_model.objects.create_user("mod", password="Moderate-me-1", is_staff=True)
-    user.groups.add(Group.objects.get(name="Moderators"))
+    user.groups.add(moderators_group)
     client = Client()
     client.force_login(user)
     user.client = client
