@@ -237,7 +237,7 @@ def _read_many(match_ids: list[int]) -> dict[int, tuple[Match, frozenset[int], i
     which of their players are connected, and how many people watch, in three queries."""
     changes = RatingChange.objects.select_related("player")
     matches = (
-        Match.objects.select_related("player0", "player1", "winner")
+        Match.objects.select_related("player0__rating", "player1__rating", "winner")
         .prefetch_related(Prefetch("rating_changes", queryset=changes))
         .filter(pk__in=match_ids)
     )

@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db.models import Max
+from django.db.models import Max, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -308,6 +308,8 @@ def _match_or_404(match_id: int) -> Match:
 def _render_board(request, match: Match, error: str = "", status: int = 200) -> HttpResponse:
     if match.closed_to(request.user):  # whatever was asked: the page, a move, a join...
         return _closed_to_watchers(request)
+    # The seats show the players' ratings: read here, as the sockets read them with the match.
+    prefetch_related_objects([p for p in match.players if p is not None], "rating")
     context = board_context(match, request.user, error, base_url=_base_url(request))
     if request.htmx:
         return render(request, "match.html#board", context, status=status)
