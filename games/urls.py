@@ -7,6 +7,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("language/", views.language_set, name="language_set"),
     path("settings/sound", views.sound_set, name="sound_set"),
+    path("settings/look", views.look_set, name="look_set"),
     path("rules/", views.rules, name="rules"),
     path("accounts/signup/", views.signup, name="signup"),
     # Django's, but the player's sockets of the sessions that end close at once.
