@@ -57,3 +57,24 @@ def test_a_spectator_sees_both_seats_as_backs(alice, bob, carol):
     shown = set(re.findall(r'data-card="(\w\w)"', table))
     assert shown <= {CODES[match.state.upcard]} | {CODES[c] for _, c in match.state.trick}
     assert table.count('class="card back') >= 10  # both hands face down, and the stock
+
+
+def test_the_theme_and_the_four_colour_deck_are_remembered_and_set_on_every_page(alice, bob):
+    from games.models import PlayerSettings
+
+    match = start(alice, bob)
+    client = logged_in(alice)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert '<html lang="en">' in page  # the device decides the theme
+    assert 'id="look-settings"' in page
+    response = client.post("/settings/look", {"theme": "dark"}, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and 'data-theme="dark"' in response.content.decode()
+    client.post("/settings/look", {"four_colour": "on", "next": "/play/"})
+    assert PlayerSettings.objects.filter(user=alice, theme="dark", four_colour=True).exists()
+    lobby = client.get("/play/").content.decode()
+    assert '<html lang="en" data-theme="dark" data-deck="four">' in lobby
+    # Another device (a new session) reads the same choice from the player's settings.
+    elsewhere = logged_in(alice).get("/rules/").content.decode()
+    assert 'data-theme="dark" data-deck="four"' in elsewhere
+    assert client.post("/settings/look", {"theme": "purple"}).status_code == 400
+    assert client.post("/settings/look", {}).status_code == 400
