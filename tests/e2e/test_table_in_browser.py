@@ -21,7 +21,7 @@ from games.engine import legal_actions
 from games.models import Match, MatchStatus
 from tests.e2e.conftest import ROOT
 from tests.e2e.test_play_in_browser import PREFERRED
-from tests.matches import start
+from tests.matches import play_to_the_end, start
 from tests.servers import Server, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,6 +44,18 @@ new PerformanceObserver(list => {
   }
 }).observe({type: "layout-shift", buffered: true});
 """
+
+# The smallest side of a playable card's target, counting only what its neighbours leave
+# uncovered (a fanned card lies partly under the next one).
+SMALLEST_TARGET = """() => {
+  const buttons = [...document.querySelectorAll(".my-hand .card-button")];
+  return Math.min(...buttons.map((button, i) => {
+    const r = button.getBoundingClientRect();
+    const next = button.nextElementSibling;
+    const right = next ? Math.min(r.right, next.getBoundingClientRect().left) : r.right;
+    return Math.min(right - r.left, r.height);
+  }));
+}"""
 
 
 def box(page, selector: str) -> dict:
@@ -122,8 +134,7 @@ def test_the_table_seats_the_opponent_across_the_trick_from_your_hand_and_fits_a
             felt = box(page, ".felt")
             assert felt["y"] + felt["height"] <= height, f"{size}: the table needs scrolling"
             assert page.evaluate("document.documentElement.scrollWidth") <= width
-            assert box(page, ".my-hand .card-button")["width"] >= 44  # touch targets
-            assert box(page, ".my-hand .card-button:last-child")["height"] >= 44
+            assert page.evaluate(SMALLEST_TARGET) >= 44, size  # touch targets
             shot(page, f"trick-{size}-{theme}")
     # The follower plays: both cards of the trick, each on its player's side.
     page.set_viewport_size({"width": 1280, "height": 800})
@@ -136,6 +147,7 @@ def test_the_table_seats_the_opponent_across_the_trick_from_your_hand_and_fits_a
         trick = box(page, ".trick")
         assert middle_y(box(page, ".trick .play.theirs .card")) < middle_y(trick), size
         assert middle_y(box(page, ".trick .play.mine .card")) > middle_y(trick), size
+        shot(page, f"trick-taken-{size}-light")
     bidder = new_page(logged_in=viewer)
     ender = new_page(logged_in=ended.players[0])
     for size in SIZES:
@@ -148,6 +160,11 @@ def test_the_table_seats_the_opponent_across_the_trick_from_your_hand_and_fits_a
             look(ender, f"{live_server_url}/matches/{ended.pk}/", size, theme)
             ender.wait_for_selector("[data-hand-summary]", state="visible")
             shot(ender, f"hand-end-{size}-{theme}")
+    over = play_to_the_end(start(alice, bob, move_seconds=None, target=3), seed=4)
+    for size in SIZES:
+        look(ender, f"{live_server_url}/matches/{over.pk}/", size, "light")
+        ender.wait_for_selector("[data-result]", state="visible")
+        shot(ender, f"match-over-{size}-light")
 
 
 def test_a_whole_hand_against_the_computer_moves_nothing_on_the_page(
