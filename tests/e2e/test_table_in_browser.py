@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ from games import services
 from games.engine import legal_actions
 from games.models import Match, MatchStatus
 from tests.e2e.conftest import ROOT
-from tests.e2e.test_play_in_browser import PREFERRED
+from tests.e2e.test_computer_in_browser import play_against_the_computer
 from tests.matches import play_to_the_end, start
 from tests.servers import Server, server_env
 
@@ -178,20 +177,7 @@ def test_a_whole_hand_against_the_computer_moves_nothing_on_the_page(
         page.add_init_script(WATCH_SHIFTS)
         page.goto(f"{live_server_url}/matches/{match.pk}/")
         page.wait_for_selector("#board .felt")
-        deadline = time.monotonic() + 120
-        while not Match.objects.get(pk=match.pk).snapshot["results"]:
-            assert time.monotonic() < deadline, "the hand did not finish in two minutes"
-            board = page.locator("#board")
-            version = int(board.get_attribute("data-version"))
-            if board.get_attribute("data-your-turn") is None:
-                page.wait_for_selector(f"#board[data-version='{version + 1}']", timeout=10_000)
-                continue
-            for kind in PREFERRED:
-                buttons = page.locator(f"#board button[data-action={kind}]")
-                if buttons.count():
-                    buttons.first.click()
-                    page.wait_for_selector(f"#board[data-version='{version + 1}']")
-                    break
+        play_against_the_computer(page, match, bool)  # until a hand is over
         match.refresh_from_db()
         page.wait_for_selector(f"#board[data-version='{match.version}']")
         page.wait_for_selector("[data-hand-summary]", state="visible")
