@@ -108,7 +108,7 @@ def look(page, url: str, size: str, theme: str) -> None:
 
 
 def test_the_table_seats_the_opponent_across_the_trick_from_your_hand_and_fits_a_phone(
-    live_server_url, new_page, alice, bob
+    live_server_url, new_page, alice, bob, carol
 ):
     match = start(alice, bob, move_seconds=None)
     bidding = Match.objects.get(pk=match.pk)
@@ -159,6 +159,28 @@ def test_the_table_seats_the_opponent_across_the_trick_from_your_hand_and_fits_a
             look(ender, f"{live_server_url}/matches/{ended.pk}/", size, theme)
             ender.wait_for_selector("[data-hand-summary]", state="visible")
             shot(ender, f"hand-end-{size}-{theme}")
+    # A spectator: both seats face down, seen from seat 0's side.
+    watched = until(
+        start(alice, bob, move_seconds=None, spectators_allowed=True),
+        lambda s: s.phase.value == "play" and len(s.trick) == 1,
+    )
+    spectator = new_page(logged_in=carol)
+    for size in SIZES:
+        look(spectator, f"{live_server_url}/matches/{watched.pk}/", size, "light")
+        assert spectator.locator(".my-hand .card.back").count() == len(watched.state.hand_cards(0))
+        assert box(spectator, ".seat-top")["y"] < box(spectator, ".my-hand")["y"]
+        shot(spectator, f"spectator-{size}-light")
+    # The settings beside the board: the four-colour deck and the dark theme, at once.
+    look(bidder, f"{live_server_url}/matches/{bidding.pk}/", "desktop", "light")
+    root = "getComputedStyle(document.documentElement)"
+    assert bidder.evaluate(f"{root}.getPropertyValue('--diamonds')").strip() == "#c0262d"
+    bidder.click("[data-action=four-colour]")
+    bidder.wait_for_selector("#look-settings[data-deck=four]")
+    assert bidder.evaluate(f"{root}.getPropertyValue('--diamonds')").strip() == "#1f5fbf"
+    bidder.click("[data-action=theme][value=dark]")
+    bidder.wait_for_selector("html[data-theme=dark]")
+    assert bidder.evaluate(f"{root}.getPropertyValue('--page')").strip() == "#14191d"
+    shot(bidder, "four-colour-desktop-dark-chosen")
     over = play_to_the_end(start(alice, bob, move_seconds=None, target=3), seed=4)
     for size in SIZES:
         look(ender, f"{live_server_url}/matches/{over.pk}/", size, "light")
