@@ -16,7 +16,7 @@ from . import selectors, services
 from .engine import Action, cards, first_dealer, replay, view_for
 from .engine.cards import CODES, NO_TRUMP, RANK_CODES, SUIT_CODES, sort_key
 from .engine.verify import commitment
-from .models import EndReason, Match, MatchStatus, RematchState, Report
+from .models import EndReason, Match, MatchStatus, PlayerRating, RematchState, Report
 
 # Symbols come from the engine's tables: one face of each card everywhere. The words are
 # translated (the English ones are the engine's).
@@ -295,6 +295,8 @@ def table_context(match: Match, view, me: int) -> dict:
     """What the table's look needs beyond the board's facts: the fans of cards, the dealer's
     seat, the players' ratings and whether the cards were just dealt (the deal's motion)."""
     ratings = [_rating_text(player) for player in match.players]
+    if match.computer:
+        ratings[1] = ""  # the computer plays casual matches only: it has no rating
     return {
         "their_fan": fan(view.hand_sizes[me ^ 1]),
         "my_fan": fan(view.hand_sizes[me]),
@@ -306,12 +308,12 @@ def table_context(match: Match, view, me: int) -> dict:
 
 
 def _rating_text(user) -> str:
-    """A player's rating as the leaderboard shows it, if it was read with the match (pushed
-    boards are rendered without the database: an unread rating is left out, never queried)."""
+    """A player's rating as their profile shows it (the initial one before any rated match),
+    if it was read with the match: pushed boards are rendered without the database, so an
+    unread rating is left out, never queried."""
     if user is None or "rating" not in user._state.fields_cache:
         return ""
-    rating = user._state.fields_cache["rating"]
-    return rating.display if rating is not None else ""
+    return (user._state.fields_cache["rating"] or PlayerRating(user=user)).display
 
 
 def _end_context(match: Match, seat: int | None, view) -> dict:

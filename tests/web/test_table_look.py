@@ -9,8 +9,11 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from games.board import board_context
 from games.card_faces import sprite
+from games.consumers import _read
 from games.engine.cards import CODES
+from games.models import PlayerRating, PlayerSettings
 from tests.matches import start
 from tests.web.test_follow_the_play import until
 
@@ -60,8 +63,6 @@ def test_a_spectator_sees_both_seats_as_backs(alice, bob, carol):
 
 
 def test_the_theme_and_the_four_colour_deck_are_remembered_and_set_on_every_page(alice, bob):
-    from games.models import PlayerSettings
-
     match = start(alice, bob)
     client = logged_in(alice)
     page = client.get(f"/matches/{match.pk}/").content.decode()
@@ -78,3 +79,15 @@ def test_the_theme_and_the_four_colour_deck_are_remembered_and_set_on_every_page
     assert 'data-theme="dark" data-deck="four"' in elsewhere
     assert client.post("/settings/look", {"theme": "purple"}).status_code == 400
     assert client.post("/settings/look", {}).status_code == 400
+
+
+def test_the_seats_show_each_players_rating_on_the_page_and_in_pushes(alice, bob):
+    PlayerRating.objects.create(user=bob, value=1612, rated_matches=25)
+    match = start(alice, bob)
+    page = logged_in(alice).get(f"/matches/{match.pk}/").content.decode()
+    top = page.split('class="seat seat-top', 1)[1].split("</section>", 1)[0]
+    bottom = page.split('class="seat seat-bottom', 1)[1].split("</section>", 1)[0]
+    assert ">1612<" in top and ">1500?<" in bottom  # alice has no rated match yet
+    pushed, _present, _watching = _read(match.pk)  # as a socket reads it: ratings included
+    context = board_context(pushed, alice, present=frozenset(), spectators=0)
+    assert (context["my_rating"], context["their_rating"]) == ("1500?", "1612")
