@@ -18,7 +18,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -304,6 +304,8 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             match_id=self.match_id, user=self.user, channel_name=self.channel_name
         )
         self.playing = match.seat_of(self.user) is not None
+        # The seats show the players' ratings, read here as _read_many reads them.
+        prefetch_related_objects([p for p in match.players if p is not None], "rating")
         if match.status == MatchStatus.OPEN and match.rated and not self.playing:
             self.casual_for_you = selectors.rated_today_capped(user=self.user, other=match.player0)
         return match.version, self.render(match)

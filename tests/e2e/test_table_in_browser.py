@@ -153,6 +153,7 @@ def test_the_table_seats_the_opponent_across_the_trick_from_your_hand_and_fits_a
         for theme in ("light", "dark"):
             look(bidder, f"{live_server_url}/matches/{bidding.pk}/", size, theme)
             assert bidder.locator(".stock .card[data-card]").count() == 1  # the upcard
+            assert bidder.locator(".seat-top .rating").inner_text() == "1500?"  # no rated match
             felt = box(bidder, ".felt")
             assert felt["y"] + felt["height"] <= SIZES[size][1], size
             shot(bidder, f"bidding-{size}-{theme}")
