@@ -132,6 +132,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.table_look",
             ],
         },
     },
@@ -268,8 +269,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 # WhiteNoise also serves straight from the apps' static folders, so the site works without
-# a collectstatic step (run it in production for compressed files).
-WHITENOISE_USE_FINDERS = True
+# a collectstatic step. Files found that way win over the collected ones and are never sent
+# compressed: in production run collectstatic and set STATIC_COLLECTED=1 (gzip, brotli).
+WHITENOISE_USE_FINDERS = not env_bool("STATIC_COLLECTED", False)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -59,6 +59,11 @@ class Card:
         return "" if self.is_joker else SUIT_SYMBOLS[self.code[1]]
 
     @property
+    def suit_code(self) -> str:
+        """The suit's letter, for the stylesheet's colours ("J" for the joker)."""
+        return "J" if self.is_joker else self.code[1]
+
+    @property
     def red(self) -> bool:
         return self.is_joker or self.code[1] in "DH"
 
@@ -216,8 +221,15 @@ def board_context(
             "your_turn": seat is not None and view.turn == seat,
             "turn_name": names[view.turn] if view.turn is not None else "",
             "hand": [
-                {"card": card, "action": card_actions.get(card.code, ""), "key": str(number)}
-                for number, card in enumerate(hand, start=1)
+                {
+                    "card": card,
+                    "action": card_actions.get(card.code, ""),
+                    "key": str(number),
+                    "tilt": tilt,
+                }
+                for number, (card, tilt) in enumerate(
+                    zip(hand, fan(len(hand)), strict=True), start=1
+                )
             ],
             "card_kind": "discard" if discarding else "play",
             "hand_has_choice": bool(card_actions),
@@ -253,6 +265,7 @@ def board_context(
             "target": view.rules["target"],
             "prompt": _prompt(view, seat, names),
             "turn_title": _("● Your turn · Match %(number)s") % {"number": match.pk},
+            **table_context(match, view, me),
         }
     )
     context["acting"] = view.turn if match.status == MatchStatus.ACTIVE else None
@@ -268,6 +281,25 @@ def board_context(
     if match.is_over:
         context.update(_end_context(match, seat, view))
     return context
+
+
+def fan(count: int) -> list[int]:
+    """Each card's place in a fanned hand of ``count``, counted in half steps from the middle
+    (-5 ... 5): the stylesheet turns and lifts each card by its place."""
+    return [2 * i - (count - 1) for i in range(count)]
+
+
+def table_context(match: PublicMatch, view: View, me: int) -> dict:
+    """What the table's look needs beyond the board's facts: the fans of cards, the dealer's
+    seat, the players' ratings and whether the cards were just dealt (the deal's motion)."""
+    return {
+        "their_fan": fan(view.hand_sizes[me ^ 1]),
+        "my_fan": fan(view.hand_sizes[me]),
+        "dealer_seat": view.dealer,
+        "my_rating": match.ratings[me],
+        "their_rating": match.ratings[me ^ 1],
+        "just_dealt": bool(view.log) and view.log[-1].kind == "deal",
+    }
 
 
 def _end_context(match: PublicMatch, seat: int | None, view: View) -> dict:

@@ -219,6 +219,7 @@ class Boards(PerLoop):
             consumer.base_url,
             consumer.casual_for_you,
         )
+        consumer.ratings = table.match.ratings
         if kind not in rendered:
             rendered[kind] = consumer.render(table)
         return table.match.version, rendered[kind]
@@ -263,7 +264,9 @@ def _read_many(match_ids: list[int]) -> dict[int, Table]:
     query, a second for finished matches' rating changes, presence only when this process does
     not remember it. The state is decoded here, in a database thread, not in the event loop."""
     matches = list(
-        Match.objects.select_related("player0", "player1", "winner").filter(pk__in=match_ids)
+        Match.objects.select_related("player0__rating", "player1__rating", "winner").filter(
+            pk__in=match_ids
+        )
     )
     finished = [match for match in matches if match.status == MatchStatus.FINISHED]
     if finished:
@@ -336,7 +339,9 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         self.playing = match.seat_of(self.user) is not None
         if match.status == MatchStatus.OPEN and match.rated and not self.playing:
             self.casual_for_you = selectors.rated_today_capped(user=self.user, other=match.player0)
-        return match.version, self.render(_table(match))
+        table = _table(match)
+        self.ratings = table.match.ratings
+        return match.version, self.render(table)
 
     def _refusal(self) -> int | None:
         """The close code that refuses this viewer, or None."""
@@ -426,7 +431,8 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         self.check_session()  # a session ended since the last frame: nothing is done for it
         with translation.override(self.language):  # a refusal is worded for this player
             match = move_submit(user=self.user, match_id=self.match_id, data=content)
-        return match.version, self.render(_table(match))
+        # The seats' ratings change only when a match ends: until then, those last read here.
+        return match.version, self.render(_table(match, None if match.is_over else self.ratings))
 
     async def match_changed(self, event: dict) -> None:
         if event.get("presence"):
@@ -473,10 +479,11 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             return render_to_string("match.html#board", context)
 
 
-def _table(match: Match) -> Table:
-    """A match just read or written in this thread, as its boards show it."""
+def _table(match: Match, ratings: tuple[str, str] | None = None) -> Table:
+    """A match just read or written in this thread, as its boards show it (``ratings``: the
+    seats' ratings when the caller knows them)."""
     here = selectors.presence(match_ids=[match.pk])[match.pk]
-    return Table(PublicMatch.of(match), match.state, here.players, here.watching)
+    return Table(PublicMatch.of(match, ratings), match.state, here.players, here.watching)
 
 
 class LobbyLists(PerLoop):

@@ -398,12 +398,22 @@ class ModerationAction(AppendOnly):
         return f"{self.get_kind_display()} by {self.moderator}"
 
 
+class Theme(models.TextChoices):
+    """The site's colours: the device's choice (light or dark), or one of them always."""
+
+    AUTO = "auto", _("As the device")
+    LIGHT = "light", _("Light")
+    DARK = "dark", _("Dark")
+
+
 class PlayerSettings(models.Model):
     """A player's own choices; the language follows them from device to device."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, models.CASCADE, related_name="settings")
     language = models.CharField(max_length=8, blank=True)
     sound = models.BooleanField(default=False)  # a short sound on my turn and their cards
+    theme = models.CharField(max_length=8, choices=Theme.choices, default=Theme.AUTO)
+    four_colour = models.BooleanField(default=False)  # diamonds blue, clubs green
 
     def __str__(self) -> str:
         return f"Settings of {self.user}"

@@ -13,7 +13,7 @@ from datetime import datetime
 from .engine import State, first_dealer, view_for
 from .engine.verify import commitment
 from .engine.view import View
-from .models import Match, MatchStatus
+from .models import Match, MatchStatus, PlayerRating
 from .services import claim_opens_at
 
 
@@ -34,6 +34,7 @@ class PublicMatch:
     version: int
     player_ids: tuple[int | None, int | None]
     names: tuple[str, str]
+    ratings: tuple[str, str]  # as the players' profiles show them ("" for the computer)
     computer: str
     # The options, as the match page and match_options.html show them.
     rated: bool
@@ -88,9 +89,9 @@ class PublicMatch:
         return self.player_ids.index(user.pk)
 
     @classmethod
-    def of(cls, match: Match) -> PublicMatch:
-        """The public face of ``match`` (its players, and its rating changes if it is
-        finished, read with it or here)."""
+    def of(cls, match: Match, ratings: tuple[str, str] | None = None) -> PublicMatch:
+        """The public face of ``match`` (its players, their ratings unless given, and its
+        rating changes if it is finished: read with it or here)."""
         dealt = match.snapshot is not None
         changes = ()
         if match.status == MatchStatus.FINISHED:
@@ -104,6 +105,7 @@ class PublicMatch:
             version=match.version,
             player_ids=(match.player0_id, match.player1_id),
             names=tuple(p.username if p else "" for p in match.players),
+            ratings=ratings or _ratings(match),
             computer=match.computer,
             rated=match.rated,
             spectators_allowed=match.spectators_allowed,
@@ -128,6 +130,23 @@ class PublicMatch:
             rating_changes=changes,
             analysed=match.analysed_at is not None,
         )
+
+
+def _ratings(match: Match) -> tuple[str, str]:
+    """The players' ratings as their profiles show them; the computer has none (it plays
+    casual matches only)."""
+    return _rating_text(match.player0), "" if match.computer else _rating_text(match.player1)
+
+
+def _rating_text(user) -> str:
+    """A player's rating as their profile shows it (the initial one before any rated match);
+    read with the match (``select_related("player0__rating", ...)``) or here."""
+    if user is None:
+        return ""
+    try:
+        return user.rating.display
+    except PlayerRating.DoesNotExist:
+        return PlayerRating(user=user).display
 
 
 def view_of(state: State | None, seat: int | None) -> View | None:

@@ -319,6 +319,12 @@ def rating_history(*, user) -> list[int]:
     return [first, *afters] if afters else []
 
 
+def table_look(*, user) -> dict:
+    """The player's theme and whether they play with the four-colour deck."""
+    found = PlayerSettings.objects.filter(user=user).values("theme", "four_colour").first()
+    return found or {"theme": "auto", "four_colour": False}
+
+
 def sound_on(*, user) -> bool:
     """The player's choice of a sound on their turn (off unless they turned it on)."""
     return PlayerSettings.objects.filter(user=user, sound=True).exists()

@@ -8,6 +8,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("language/", views.language_set, name="language_set"),
     path("settings/sound", views.sound_set, name="sound_set"),
+    path("settings/look", views.look_set, name="look_set"),
     path("rules/", views.rules, name="rules"),
     path("learn/", views.learn, name="learn"),
     path("learn/again", views.learn_restart, name="learn_restart"),

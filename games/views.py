@@ -22,6 +22,7 @@ from . import hints, i18n, realtime, refusals, review, selectors, services, thro
 from . import learn as learn_hand
 from .board import Card, board_context, replay_context
 from .charts import line_chart
+from .context_processors import SESSION_LOOK, table_look
 from .engine import IllegalAction, Rules
 from .forms import (
     ComputerMatchForm,
@@ -31,7 +32,7 @@ from .forms import (
     SignupForm,
 )
 from .glossary import TERMS
-from .models import COMPUTER_USERNAME, Computer, Match, MatchStatus
+from .models import COMPUTER_USERNAME, Computer, Match, MatchStatus, Theme
 from .moves import Unreadable, move_submit
 from .public import PublicMatch, view_of
 
@@ -340,7 +341,8 @@ def rematch_accept(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _match_or_404(match_id: int) -> Match:
-    match = Match.objects.select_related("player0", "player1", "winner").filter(pk=match_id).first()
+    matches = Match.objects.select_related("player0__rating", "player1__rating", "winner")
+    match = matches.filter(pk=match_id).first()
     if match is None:
         raise Http404(_("There is no such match"))
     return match
@@ -353,6 +355,7 @@ def _render_board(request, match: Match, error: str = "", status: int = 200) -> 
     if request.htmx:
         return render(request, "match.html#board", context, status=status)
     context["sound_on"] = selectors.sound_on(user=request.user)
+    context["themes"] = Theme.choices
     return render(request, "match.html", context, status=status)
 
 
@@ -402,6 +405,36 @@ def sound_set(request: HttpRequest) -> HttpResponse:
     services.player_sound_set(user=request.user, sound=choice == "on")
     if request.htmx:
         return render(request, "partials/alert_settings.html", {"sound_on": choice == "on"})
+    return redirect(_safe_target(request, request.POST.get("next", ""), "/"))
+
+
+@login_required
+@require_POST
+def look_set(request: HttpRequest) -> HttpResponse:
+    """The table's look: a theme ("auto", "light", "dark") or the four-colour deck ("on",
+    "off"), remembered in the player's settings and in this session (every page reads it)."""
+    theme = request.POST.get("theme")
+    four = request.POST.get("four_colour")
+    if (theme is None) == (four is None) or (
+        theme not in (None, *Theme.values) or four not in (None, "on", "off")
+    ):
+        return render(
+            request,
+            "error.html",
+            {"title": _("Unknown choice"), "message": _("Choose one of the offered options.")},
+            status=400,
+        )
+    four_colour = None if four is None else four == "on"
+    services.player_look_set(user=request.user, theme=theme, four_colour=four_colour)
+    look = {**table_look(request)["look"]}
+    look.update(
+        {k: v for k, v in (("theme", theme), ("four_colour", four_colour)) if v is not None}
+    )
+    request.session[SESSION_LOOK] = look
+    if request.htmx:
+        return render(
+            request, "partials/look_settings.html", {"look": look, "themes": Theme.choices}
+        )
     return redirect(_safe_target(request, request.POST.get("next", ""), "/"))
 
 

@@ -61,7 +61,7 @@ from .play_again import (
     rematch_lapse,
     rematch_offer,
 )
-from .players import player_language_set, player_sound_set
+from .players import player_language_set, player_look_set, player_sound_set
 from .presence import connection_close, connection_open, connections_touch
 from .ratings import rating_changes_reverse
 from .reports import report_close, report_create
@@ -108,6 +108,7 @@ __all__ = [
     "match_void",
     "move_apply",
     "player_language_set",
+    "player_look_set",
     "player_reinstate",
     "player_sound_set",
     "player_suspend",

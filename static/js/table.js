@@ -177,4 +177,13 @@
   }
   showNotify();
   document.body.addEventListener("htmx:afterSwap", showNotify); // the sound switch re-renders
+
+  // The table's look, chosen in the settings beside the board: the page follows at once.
+  document.body.addEventListener("htmx:afterSwap", function () {
+    var look = document.getElementById("look-settings");
+    if (!look) return;
+    document.documentElement.dataset.theme = look.dataset.theme;
+    document.documentElement.toggleAttribute("data-deck", look.dataset.deck === "four");
+    if (look.dataset.deck === "four") document.documentElement.dataset.deck = "four";
+  });
 })();

@@ -1,7 +1,7 @@
 """WCAG 2.1 AA, checked by axe-core (tests/e2e/axe/axe.min.js, MPL-2.0, see its LICENSE)
-inside the browser: every page a player meets, at desktop and phone widths, in English and
-two other languages. No serious or critical violation, and none of structure; the figures
-are printed (-s shows them) and written to artifacts/axe.json."""
+inside the browser: every page a player meets, at desktop and phone widths, in the light and
+the dark theme, in English and two other languages. No serious or critical violation, and none
+of structure; the figures are printed (-s shows them) and written to artifacts/axe.json."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 AXE = Path(__file__).parent / "axe" / "axe.min.js"
 WIDTHS = {"desktop": (1280, 900), "phone": (375, 812)}
+THEMES = ["light", "dark"]  # the device's preference: the site follows it
 LANGUAGES = ["en", "th", "am"]  # Latin, Thai and Ethiopic scripts
 # Whatever their impact: one h1, landmarks, every control and link named.
 STRUCTURE = {"page-has-heading-one", "landmark-one-main", "region", "label", "button-name",
@@ -107,16 +108,19 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
             page.emulate_media(reduced_motion="reduce")  # a card caught mid-flight is no finding
             for name, path in paths.items():
                 page.goto(live_server_url + path)
-                for width, (wide, high) in WIDTHS.items():  # one load, both widths
+                for width, (wide, high) in WIDTHS.items():  # one load, both widths and themes
                     page.set_viewport_size({"width": wide, "height": high})
-                    for violation in page.evaluate(RUN):
-                        by_impact[violation["impact"]] += 1
-                        found.append((code, width, name, violation))
-                        if violation["impact"] in ("serious", "critical") or (
-                            violation["id"] in STRUCTURE
-                        ):
-                            serious.append((code, width, name, violation))
-                    audited += 1
+                    for theme in THEMES:
+                        page.emulate_media(color_scheme=theme, reduced_motion="reduce")
+                        where = (code, width, theme, name)
+                        for violation in page.evaluate(RUN):
+                            by_impact[violation["impact"]] += 1
+                            found.append((*where, violation))
+                            if violation["impact"] in ("serious", "critical") or (
+                                violation["id"] in STRUCTURE
+                            ):
+                                serious.append((*where, violation))
+                        audited += 1
                     if width == "phone":
                         if page.evaluate("document.documentElement.scrollWidth") > wide:
                             page.screenshot(
@@ -129,7 +133,8 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
     print(f"\naxe-core: {figures}")
     (ROOT / "artifacts").mkdir(exist_ok=True)
     (ROOT / "artifacts" / "axe.json").write_text(json.dumps({**figures, "violations": found}))
-    assert audited == len(LANGUAGES) * len(WIDTHS) * (len(anonymous) + len(as_alice) + 1)
+    pages = len(anonymous) + len(as_alice) + 1
+    assert audited == len(LANGUAGES) * len(WIDTHS) * len(THEMES) * pages
     assert not serious, json.dumps(serious, indent=1, ensure_ascii=False)  # the issue's bar
 
 

@@ -21,14 +21,28 @@ def test_a_whole_hand_against_the_hard_computer_without_a_reload(live_server_url
     page.click("[data-more-options] summary")  # every rule: one click away
     page.check("input[name=computer-strength][value=hard]")
     page.click("[data-action=play-computer]")
-    page.wait_for_selector("#board .scoreboard")
+    page.wait_for_selector("#board .scorebox")
     assert "computer-hard" in page.locator("#board").inner_text()
     page.evaluate("window.sameDocument = true")  # a reload would wipe it out
 
     match = Match.objects.get()
-    deadline = time.monotonic() + 120
-    while not any(r["trump"] for r in Match.objects.get(pk=match.pk).snapshot["results"]):
-        assert time.monotonic() < deadline, "the hand did not finish in two minutes"
+    play_against_the_computer(page, match, lambda results: any(r["trump"] for r in results))
+    assert page.evaluate("window.sameDocument")
+    match.refresh_from_db()
+    page.wait_for_selector(f"#board[data-version='{match.version}']", timeout=10_000)
+    scores = match.snapshot["scores"]
+    assert sum(scores) > 0
+    assert page.locator("[data-score='0']").inner_text() == str(scores[0])
+    assert page.locator("[data-score='1']").inner_text() == str(scores[1])
+    assert Move.objects.filter(match=match, seat=1).count() >= 5  # the computer played its cards
+
+
+def play_against_the_computer(page, match: Match, done, seconds: float = 120) -> None:
+    """Click the player's preferred control whenever it is their turn, and wait for the
+    computer's move otherwise, until ``done`` holds for the match's hand results."""
+    deadline = time.monotonic() + seconds
+    while not done(Match.objects.get(pk=match.pk).snapshot["results"]):
+        assert time.monotonic() < deadline, f"not done in {seconds} s"
         board = page.locator("#board")
         version = int(board.get_attribute("data-version"))
         if board.get_attribute("data-your-turn") is None:
@@ -41,11 +55,3 @@ def test_a_whole_hand_against_the_hard_computer_without_a_reload(live_server_url
                 buttons.first.click()
                 page.wait_for_selector(f"#board[data-version='{version + 1}']", timeout=10_000)
                 break
-    assert page.evaluate("window.sameDocument")
-    match.refresh_from_db()
-    page.wait_for_selector(f"#board[data-version='{match.version}']", timeout=10_000)
-    scores = match.snapshot["scores"]
-    assert sum(scores) > 0
-    assert page.locator("[data-score='0']").inner_text() == str(scores[0])
-    assert page.locator("[data-score='1']").inner_text() == str(scores[1])
-    assert Move.objects.filter(match=match, seat=1).count() >= 5  # the computer played its cards

@@ -55,12 +55,13 @@ def test_a_rematch_offered_and_accepted_from_the_pushed_offer(
     assert new is not None
     for page in (a, b):  # both are taken there: nobody reloads or types an address
         page.wait_for_url(f"{live_server_url}/matches/{new.pk}/", timeout=5_000)
-        page.wait_for_selector("#board .scoreboard")
+        page.wait_for_selector("#board .scorebox")
     assert new.status == MatchStatus.ACTIVE
     old_dealer = finished.players[first_dealer(int(finished.seed))]
     assert new.players[first_dealer(int(new.seed))] != old_dealer  # the first deal swapped
-    dealer_line = a.locator(".hand-facts").inner_text()
-    assert (bob if old_dealer == alice else alice).username in dealer_line
+    new_dealer = bob if old_dealer == alice else alice  # the dealer button sits at their seat
+    dealer_seat = a.locator(".seat:has(.dealer-chip)").get_attribute("data-seat")
+    assert dealer_seat == str(new.seat_of(new_dealer))
 
 
 def test_a_declined_and_a_lapsed_rematch_offer(live_server_url, new_page, alice, bob):
@@ -97,7 +98,7 @@ def test_playing_the_computer_again_is_one_click(live_server_url, new_page, alic
     page.goto(f"{live_server_url}/matches/{finished.pk}/")
     page.click("[data-action=rematch]")
     page.wait_for_url(lambda url: f"/matches/{finished.pk}/" not in url, timeout=5_000)
-    page.wait_for_selector("#board .scoreboard")
+    page.wait_for_selector("#board .scorebox")
     new = Match.objects.get(pk=finished.pk).next_match
     assert page.url.endswith(f"/matches/{new.pk}/") and new.computer == "easy"
     assert (new.status, new.target) == (MatchStatus.ACTIVE, 5)
@@ -124,7 +125,7 @@ def test_a_challenge_from_a_profile_accepted_live(live_server_url, new_page, ali
         b.wait_for_timeout(100)
     for page in (a, b):
         page.wait_for_url(f"{live_server_url}/matches/{match.pk}/", timeout=5_000)
-        page.wait_for_selector("#board .scoreboard")
+        page.wait_for_selector("#board .scorebox")
     assert match.deck == 32
 
 
@@ -145,7 +146,7 @@ def test_a_newcomer_reaches_a_running_match_against_the_computer_in_one_tap(
         assert box["y"] + box["height"] <= height
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     quick.click()  # the one tap
-    page.wait_for_selector("#board .scoreboard")
+    page.wait_for_selector("#board .scorebox")
     match = Match.objects.get(player0=newcomer)
     assert match.status == MatchStatus.ACTIVE and match.computer == "medium"
     assert page.url.endswith(f"/matches/{match.pk}/")

@@ -51,8 +51,8 @@ def test_two_players_play_a_whole_hand_by_clicking(live_server_url, new_page):
     invite = alice.locator("a[data-invite]").get_attribute("href")
     bob.goto(live_server_url + invite)
     bob.click("[data-action=join]")
-    bob.wait_for_selector("#board .scoreboard")
-    alice.wait_for_selector("#board .scoreboard", timeout=3_000)  # pushed to alice's page
+    bob.wait_for_selector("#board .scorebox")
+    alice.wait_for_selector("#board .scorebox", timeout=3_000)  # pushed to alice's page
 
     match = Match.objects.get()
     posted = []  # moves go over the open socket: none is posted

@@ -1,0 +1,19 @@
+"""What every page's frame needs: the player's table look (theme, four-colour deck), read from
+the session, where it is copied from the player's settings on first use."""
+
+from __future__ import annotations
+
+from . import selectors
+
+SESSION_LOOK = "look"
+DEFAULT_LOOK = {"theme": "auto", "four_colour": False}
+
+
+def table_look(request) -> dict:
+    session = getattr(request, "session", None)
+    user = getattr(request, "user", None)
+    look = session.get(SESSION_LOOK) if session is not None else None
+    if look is None and user is not None and user.is_authenticated:
+        look = selectors.table_look(user=user)
+        session[SESSION_LOOK] = look
+    return {"look": look or DEFAULT_LOOK}
