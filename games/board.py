@@ -207,6 +207,8 @@ def board_context(
             "them": them,
             "my_name": names[me],
             "their_name": names[them],
+            "my_bot": selectors.is_bot(match.players[me]),
+            "their_bot": selectors.is_bot(match.players[them]),
             "your_turn": seat is not None and view.turn == seat,
             "turn_name": names[view.turn] if view.turn is not None else "",
             "hand": [

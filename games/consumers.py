@@ -237,7 +237,9 @@ def _read_many(match_ids: list[int]) -> dict[int, tuple[Match, frozenset[int], i
     which of their players are connected, and how many people watch, in three queries."""
     changes = RatingChange.objects.select_related("player")
     matches = (
-        Match.objects.select_related("player0", "player1", "winner")
+        Match.objects.select_related(
+            "player0", "player1", "winner", "player0__settings", "player1__settings"
+        )
         .prefetch_related(Prefetch("rating_changes", queryset=changes))
         .filter(pk__in=match_ids)
     )

@@ -7,6 +7,11 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("language/", views.language_set, name="language_set"),
     path("settings/sound", views.sound_set, name="sound_set"),
+    path("settings/", views.settings_page, name="settings"),
+    path("settings/tokens", views.api_token_create, name="api_token_create"),
+    path("settings/tokens/<id:token_id>/revoke", views.api_token_revoke, name="api_token_revoke"),
+    path("settings/bot", views.bot_set, name="bot_set"),
+    path("settings/bot-challenges", views.bot_challenges_set, name="bot_challenges_set"),
     path("rules/", views.rules, name="rules"),
     path("accounts/signup/", views.signup, name="signup"),
     # Django's, but the player's sockets of the sessions that end close at once.

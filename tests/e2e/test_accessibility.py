@@ -84,7 +84,10 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
         "history": "/history/",
         "profile": "/users/alice/",
         "leaderboard": "/leaderboard/",
+        "bots' leaderboard": "/leaderboard/?bots=1",
+        "settings": "/settings/",
     }
+    services.api_token_create(user=alice, name="my program", scopes=["read", "play"])
     as_bob = {"invite": f"/matches/{waiting.pk}/"}
     audited, by_impact, serious, found = 0, Counter(), [], []
     for code in LANGUAGES:
