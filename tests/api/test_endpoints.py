@@ -216,3 +216,27 @@ def test_the_schema_and_the_docs_page(client):
     page = client.get("/api/v1/docs")
     assert page.status_code == 200
     assert b"cdn" not in page.content.lower() and b"/static/ninja/" in page.content
+
+
+def test_challenges_made_accepted_and_declined_through_the_api(alice, bob, alice_api, bob_api):
+    json = "application/json"
+    sent = alice_api.post("/api/v1/challenges", {"username": "bob", "target": 7}, json).json()
+    assert sent["challenged"]["username"] == "bob" and sent["options"]["target"] == 7
+    refused(alice_api.post("/api/v1/challenges", {"username": "bob"}, json), 409,
+            "already_challenged")  # fmt: skip
+    refused(alice_api.post("/api/v1/challenges", {"username": "alice"}, json), 403,
+            "challenge_self")  # fmt: skip
+    refused(alice_api.post("/api/v1/challenges", {"username": "nobody"}, json), 404,
+            "not_found")  # fmt: skip
+    refused(alice_api.post("/api/v1/challenges", {"username": "bob", "deck": 7}, json), 400,
+            "invalid")  # fmt: skip
+    assert bob_api.get("/api/v1/challenges").json()["incoming"][0]["id"] == sent["id"]
+    refused(alice_api.post(f"/api/v1/challenges/{sent['id']}/accept"), 403,
+            "only_challenged_accepts")  # fmt: skip
+    started = bob_api.post(f"/api/v1/challenges/{sent['id']}/accept").json()
+    assert started["match"]["status"] == "active" and started["match"]["options"]["target"] == 7
+    again = alice_api.post("/api/v1/challenges", {"username": "bob"}, json).json()
+    declined = bob_api.post(f"/api/v1/challenges/{again['id']}/decline").json()
+    assert declined["status"] == "declined"
+    refused(bob_api.post(f"/api/v1/challenges/{again['id']}/decline"), 409, "challenge_closed")
+    refused(bob_api.post("/api/v1/challenges/424242/accept"), 404, "no_such_challenge")
