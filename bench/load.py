@@ -22,9 +22,9 @@ from the board that leaves the computer to act to the board with its move, less
 ``COMPUTER_MOVE_DELAY_SECONDS``). No restart phase in that mode.
 
 With ``--api`` the matches are played by programs through the API (``/api/v1/``): each player
-has a token, follows its match's events (half the matches over the streaming http response,
-half over the API's websocket) and posts its moves (``POST /api/v1/matches/<id>/move``); it
-prints move-to-opponent-event latency. No restart phase in that mode.
+has a token; in half the matches they follow their match over the streaming http response and
+post their moves (``POST /api/v1/matches/<id>/move``), in the other half over the API's
+websocket, moves sent there too. It prints move-to-opponent-event latency. No restart phase.
 
 It makes a database of its own (``<name>_bench``), dropped and created afresh at each run.
 """
@@ -325,10 +325,14 @@ class ApiSeat:
     def __init__(self) -> None:
         self.state: dict = {}
         self.arrived: dict[int, float] = {}
+        self.refusals: list[dict] = []
         self.changed = asyncio.Event()
 
     def take(self, event: dict) -> None:
         Seat.last_frame = time.perf_counter()
+        if event["type"] == "error":
+            self.refusals.append(event)
+            self.changed.set()
         if event["type"] != "state":
             return
         self.arrived.setdefault(event["version"], time.perf_counter())
@@ -374,9 +378,9 @@ async def read_api_socket(ws, seat: ApiSeat) -> None:
 
 
 async def play_api_match(base, match_id, tokens, stats: Stats, start, think, rng, socket) -> None:
-    """Two programs: each follows the match (``socket``: over the API's websocket, else the
-    streaming http response) and posts its moves; the opponent's stream must bring the new
-    state."""
+    """Two programs: each follows the match (``socket``: over the API's websocket, and sends
+    its moves there; else the streaming http response, and posts them); the opponent's stream
+    must bring the new state."""
     import httpx
     import websockets
 
@@ -427,12 +431,20 @@ async def play_api_match(base, match_id, tokens, stats: Stats, start, think, rng
             version = seat.version
             action = rng.choice(seat.state["view"]["legal_actions"])
             started = time.perf_counter()
-            response = await clients[mover].post(
-                f"/api/v1/matches/{match_id}/move", json={"action": action, "version": version}
-            )
-            if response.status_code != 200:
-                stats.errors.append(f"match {match_id}: {response.status_code} {response.text}")
-                return
+            move = {"action": action, "version": version}
+            if socket:  # answered by the mover's own stream: the new state, or an error
+                await sockets[mover].send(json.dumps(move))
+                if not await seat.wait(lambda s=seat, v=version: s.version > v or s.refusals):
+                    stats.errors.append(f"match {match_id}: the mover got no answer in 10 s")
+                    return
+                if seat.refusals:
+                    stats.errors.append(f"match {match_id}: refused: {seat.refusals[0]}")
+                    return
+            else:
+                response = await clients[mover].post(f"/api/v1/matches/{match_id}/move", json=move)
+                if response.status_code != 200:
+                    stats.errors.append(f"match {match_id}: {response.status_code} {response.text}")
+                    return
             stats.posts.append(time.perf_counter() - started)
             stats.acknowledged[match_id] = stats.acknowledged.get(match_id, 0) + 1
             stats.moves += 1
@@ -674,8 +686,8 @@ def main() -> None:
                         help="each match a person against the computer")  # fmt: skip
     parser.add_argument("--task-workers", type=int, default=2, help="with --computer")
     parser.add_argument("--api", action="store_true",
-                        help="programs play through the API: half stream over http, half over "
-                        "the websocket")  # fmt: skip
+                        help="programs play through the API: half stream over http (moves "
+                        "posted), half over the websocket (moves sent there)")  # fmt: skip
     args = parser.parse_args()
     url, redis = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if not (url and redis):
@@ -776,7 +788,7 @@ def main() -> None:
     row("moves acknowledged", f"{stats.moves}  ({stats.in_window / args.seconds:.1f} moves/s)")
     made_by = "http post" if args.http else "the websocket, as the page"
     if args.api:
-        made_by = "programs: POST /api/v1/.../move; streams half http, half websocket"
+        made_by = "programs: half stream over http and POST moves, half use the websocket"
     row("moves made by", made_by)
     how = "post" if args.http or args.api else "socket move"
     if args.api:
@@ -790,7 +802,9 @@ def main() -> None:
         row("computer beyond its delay", spread(quantiles(stats.computer)))
         per = measured["workers"] / len(stats.computer) * 1000 if stats.computer else 0
         row("task worker CPU per move", f"{per:6.1f} ms  (the computer's search and its move)")
-    answer = "post -> http answer" if args.http or args.api else "socket move -> own board"
+    answer = "post -> http answer" if args.http else "socket move -> own board"
+    if args.api:
+        answer = "move -> answer or own event"
     row(answer, spread(quantiles(stats.posts)))
     row("bare view (/healthz)", spread((f50, f95, f99)))
     row("ratio move / bare view", f"p50 {p50 / f50:5.1f}x  p99 {p99 / f99:5.1f}x")

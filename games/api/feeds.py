@@ -8,12 +8,20 @@ missed. The stream http and the websocket carry the same events (``streams``).""
 
 from __future__ import annotations
 
+import time
+
 from ..models import Challenge, Match, MatchStatus, Move
 from ..realtime import api_token_group, lobby_user_group, match_group, user_group
 from ..selectors import my_active_matches, pending_challenges
 from ..services import NotAllowed, NotFound
 from . import shapes
 from .auth import token_live
+
+# Each process remembers its latest read of a match for a moment (see MatchFeed._read), with
+# the moves of its last few versions: enough for every stream that was up to date.
+RECENT_SECONDS = 2.0
+RECENT_MOVES = 8
+_recent: dict[int, tuple[float, Match, int, list[Move]]] = {}
 
 
 class Closed(Exception):
@@ -64,6 +72,9 @@ class MatchFeed(Feed):
         super().__init__(token=token)
         self.match_id = match_id
         self.version = since  # the last version sent (or that the client says it saw)
+        # The players as shown, read with the match once (and again if someone joins).
+        self.player_ids: tuple | None = None
+        self.players: list | None = None
 
     def groups(self) -> list[str]:
         return [match_group(self.match_id), *super().groups()]
@@ -75,44 +86,76 @@ class MatchFeed(Feed):
         # Presence alone (version None) changes nothing a program sees.
         return version is not None and (self.version is None or version > self.version)
 
-    def _read(self) -> Match | None:
-        players = ("player0", "player1", "winner", "player0__settings", "player1__settings")
-        return Match.objects.select_related(*players).filter(pk=self.match_id).first()
+    def _read(self, at_least: int | None = None) -> tuple[Match | None, list[Move]]:
+        """The match, and its moves since the last version sent. An event's read (``at_least``:
+        its version) is shared by this process's streams of the match for a moment: both
+        players' streams, and any spectators', cost one read per change."""
+        remembered = _recent.get(self.match_id)
+        since = self.version or 0
+        if at_least is not None and remembered is not None:
+            expires, match, lower, moves = remembered
+            fresh = expires > time.monotonic() and match.version >= at_least and since >= lower
+            if fresh and (match.player0_id, match.player1_id) == self.player_ids:
+                return match, [m for m in moves if m.version > since]
+        match = Match.objects.filter(pk=self.match_id).first()
+        if match is None:
+            return None, []
+        if (match.player0_id, match.player1_id) != self.player_ids:  # first read, or a join
+            players = ("player0__settings", "player1__settings")
+            match = Match.objects.select_related(*players).get(pk=self.match_id)
+            self.player_ids = (match.player0_id, match.player1_id)
+            self.players = [shapes.player(p) for p in match.players]
+        lower = min(since, max(0, match.version - RECENT_MOVES))
+        moves = list(
+            Move.objects.filter(
+                match=match, version__gt=lower, version__lte=match.version
+            ).order_by("seq")
+        )
+        if len(_recent) > 10_000:
+            _recent.clear()
+        _recent[self.match_id] = (time.monotonic() + RECENT_SECONDS, match, lower, moves)
+        return match, [m for m in moves if m.version > since]
+
+    def on(self, event: dict | None) -> list[dict]:
+        if event is not None and event.get("type") == "match.changed":
+            return self.changed(at_least=event.get("version"))
+        return super().on(event)
 
     def start(self) -> list[dict]:
         """The first events: refused with a GameError if the match is not the viewer's to
         follow."""
-        match = self._read()
+        match, moves = self._read()
         if match is None:
             raise NotFound("no_such_match")
         if match.closed_to(self.user):
             raise NotAllowed("not_open_to_watch")
-        return self._since(match)
+        return self._since(match, moves)
 
-    def changed(self) -> list[dict]:
-        match = self._read()
+    def changed(self, at_least: int | None = None) -> list[dict]:
+        match, moves = self._read(at_least)
         if match is None:
             return []
         if match.closed_to(self.user):
             raise Closed("not_open_to_watch")
-        return self._since(match)
+        return self._since(match, moves)
 
-    def _since(self, match: Match) -> list[dict]:
+    def _since(self, match: Match, missed: list[Move]) -> list[dict]:
         if self.version is not None and match.version <= self.version:
             return []
         events = []
         if self.version is not None:
             seat, over = match.seat_of(self.user), match.is_over
-            missed = Move.objects.filter(
-                match=match, version__gt=self.version, version__lte=match.version
-            ).order_by("seq")
             events = [
                 {"type": "move", "match_id": match.pk, **shapes.move(row, seat=seat, over=over)}
                 for row in missed
             ]
         self.version = match.version
         events.append(
-            {"type": "state", "version": match.version, **shapes.match_for(match, self.user)}
+            {
+                "type": "state",
+                "version": match.version,
+                **shapes.match_for(match, self.user, self.players),
+            }
         )
         return events
 
