@@ -125,6 +125,7 @@ class Stats:
         self.in_window = 0  # moves made within the measured seconds
         self.posts: list[float] = []
         self.computer: list[float] = []  # the computer's delay beyond its natural one
+        self.by_kind: dict[str, list[float]] = {"http": [], "websocket": []}  # with --api
 
 
 class Seat:
@@ -454,6 +455,7 @@ async def play_api_match(base, match_id, tokens, stats: Stats, start, think, rng
                 stats.errors.append(f"match {match_id}: the opponent got no event in 10 s")
                 return
             stats.latencies.append(other.arrived[version + 1] - started)
+            stats.by_kind["websocket" if socket else "http"].append(stats.latencies[-1])
             if not await seat.wait(lambda s=seat, v=version: s.version > v):
                 stats.errors.append(f"match {match_id}: the mover got no event in 10 s")
                 return
@@ -798,6 +800,9 @@ def main() -> None:
     else:
         how += " -> opponent push"
     row(how, spread((p50, p95, p99)))
+    if args.api:
+        row("  http stream, moves posted", spread(quantiles(stats.by_kind["http"])))
+        row("  websocket (moves too)", spread(quantiles(stats.by_kind["websocket"])))
     if args.computer:
         row("computer beyond its delay", spread(quantiles(stats.computer)))
         per = measured["workers"] / len(stats.computer) * 1000 if stats.computer else 0

@@ -206,11 +206,12 @@ class StreamConsumer(AsyncWebsocketConsumer):
         if not isinstance(self.feed, MatchFeed):
             await self._error("no_messages", _("This connection takes no messages"))
             return
+        moved = None
         try:
             data = json.loads(text_data or "")
             if not isinstance(data, dict):
                 raise ValueError
-            await database_sync_to_async(self._move)(data)
+            moved = await database_sync_to_async(self._move)(data)
         except (ValueError, Unreadable):
             await self._error("unreadable", _("That move could not be read"))
         except throttle.Throttled as error:
@@ -218,12 +219,18 @@ class StreamConsumer(AsyncWebsocketConsumer):
         except services.GameError as error:
             with translation.override(self.language):
                 await self._error(error.code, refusals.words(error))
-        await self._handle({"type": "catch.up"})  # the mover's own state comes straight back
+        # The mover's own state comes straight back (read once for this process's streams of
+        # the match: the opponent's, if here, shares it); after a refusal, whatever is new.
+        await self._handle(
+            {"type": "match.changed", "version": moved} if moved else {"type": "catch.up"}
+        )
 
-    def _move(self, data: dict) -> None:
+    def _move(self, data: dict) -> int:
+        """Apply the move (the token checked again first); the match's new version."""
         with translation.override(self.language):
             row = authenticate_again(self.feed.token_id, "play")
-            move_submit(user=row.user, match_id=self.feed.match_id, data=data, api=True)
+            match = move_submit(user=row.user, match_id=self.feed.match_id, data=data, api=True)
+        return match.version
 
     async def _error(self, code: str, words: str, **extra) -> None:
         with translation.override(self.language):
