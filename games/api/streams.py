@@ -21,6 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .. import refusals, services, throttle
+from ..consumers import Dispatch
 from ..i18n import language_for_scope
 from ..models import ApiToken
 from ..moves import Unreadable, move_submit
@@ -110,7 +111,7 @@ def _header(scope, name: bytes) -> str:
     return ""
 
 
-class StreamConsumer(AsyncWebsocketConsumer):
+class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
     """``/api/v1/ws/account`` and ``/api/v1/ws/matches/<id>?since=<version>``: a feed's events
     as JSON frames. Authenticated by the ``Authorization: Bearer`` header (no cookie, so no
     origin check); refusals accept the socket, send an error frame and close with 4401 (no
@@ -173,7 +174,7 @@ class StreamConsumer(AsyncWebsocketConsumer):
 
     async def dispatch(self, message: dict) -> None:
         if message["type"].startswith("websocket."):
-            await super().dispatch(message)
+            await super().dispatch(message)  # Dispatch's: no trip to close old connections
         elif self.feed is not None:  # the feed's groups: whatever they say, the feed decides
             await self._handle(message)
 
@@ -206,31 +207,42 @@ class StreamConsumer(AsyncWebsocketConsumer):
         if not isinstance(self.feed, MatchFeed):
             await self._error("no_messages", _("This connection takes no messages"))
             return
-        moved = None
         try:
             data = json.loads(text_data or "")
             if not isinstance(data, dict):
                 raise ValueError
-            moved = await database_sync_to_async(self._move)(data)
-        except (ValueError, Unreadable):
+        except ValueError:
             await self._error("unreadable", _("That move could not be read"))
-        except throttle.Throttled as error:
-            await self._error("too_many", error.message, retry_after=error.retry_after)
-        except services.GameError as error:
-            with translation.override(self.language):
-                await self._error(error.code, refusals.words(error))
-        # The mover's own state comes straight back (read once for this process's streams of
-        # the match: the opponent's, if here, shares it); after a refusal, whatever is new.
-        await self._handle(
-            {"type": "match.changed", "version": moved} if moved else {"type": "catch.up"}
-        )
+            return
+        async with self.lock:  # the mover's own state goes out in order with the others
+            events, error = await database_sync_to_async(self._move)(data)
+            await self._send_events(events)
+        if error is not None:
+            await self.send(text_data=json.dumps(error))
 
-    def _move(self, data: dict) -> int:
-        """Apply the move (the token checked again first); the match's new version."""
+    def _move(self, data: dict) -> tuple[list[dict], dict | None]:
+        """Apply the move (the token checked again first) and read the mover's new state, in
+        one trip to the database thread: the events to send, and the refusal if any (then the
+        events are whatever else is new)."""
+        error = None
         with translation.override(self.language):
-            row = authenticate_again(self.feed.token_id, "play")
-            match = move_submit(user=row.user, match_id=self.feed.match_id, data=data, api=True)
-        return match.version
+            try:
+                row = authenticate_again(self.feed.token_id, "play")
+                match = move_submit(user=row.user, match_id=self.feed.match_id, data=data, api=True)
+            except Unreadable:
+                error = {"code": "unreadable", "detail": _("That move could not be read")}
+            except throttle.Throttled as refused:
+                error = {"code": "too_many", "detail": refused.message,
+                         "retry_after": refused.retry_after}  # fmt: skip
+            except services.GameError as refused:
+                error = {"code": refused.code, "detail": refusals.words(refused)}
+            try:
+                # Read once for this process's streams of the match (the opponent's shares it).
+                at_least = None if error else match.version
+                events = self.feed.changed(at_least=at_least)
+            except Closed:
+                events = []  # the next beat or push closes the socket
+        return events, None if error is None else {"type": "error", **error}
 
     async def _error(self, code: str, words: str, **extra) -> None:
         with translation.override(self.language):
