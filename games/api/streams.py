@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 from collections.abc import AsyncIterator
 from urllib.parse import parse_qs
 
@@ -124,6 +125,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         self.feed: Feed | None = None
         self.lock = asyncio.Lock()
         self.beat: asyncio.Task | None = None
+        self.last_event = 0.0  # when the socket last handled an event (the loop's clock)
         await self.accept()
         try:
             self.feed, first = await database_sync_to_async(self._open)()
@@ -179,16 +181,26 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
             await self._handle(message)
 
     async def _heartbeat(self) -> None:
+        """Check the token and catch up when nothing came for a while (as the http stream
+        does): sockets opened together do not all read the database at the same moment."""
+        loop = asyncio.get_running_loop()
+        every = _catch_up_seconds()
+        await asyncio.sleep(every * random.uniform(0.5, 1.0))
         while True:
-            await asyncio.sleep(_catch_up_seconds())
+            idle = loop.time() - self.last_event
+            if idle < every:
+                await asyncio.sleep(every - idle)
+                continue
             try:
                 await self._handle(None)
             except Exception:  # one beat's trouble must not end the next ones
                 log.warning("api socket heartbeat", exc_info=True)
+            await asyncio.sleep(every)
 
     async def _handle(self, message: dict | None) -> None:
         if message is not None and not self.feed.wants(message):
             return
+        self.last_event = asyncio.get_running_loop().time()
         async with self.lock:  # a push, a beat and a move's answer: one at a time, in order
             try:
                 events = await database_sync_to_async(_on)(self.feed, message, self.language)
