@@ -230,6 +230,17 @@ async def socket_move(seat: Seat, match_id: int, action: str, version: int, stat
     return True
 
 
+async def either_changes(seats, seconds: float = 10) -> bool:
+    """Wait until either player's seat gets something new; False if nothing came in time."""
+    for seat in seats:
+        seat.changed.clear()
+    waits = [asyncio.create_task(seat.changed.wait()) for seat in seats]
+    done, pending = await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    return bool(done)
+
+
 async def play_match(base, match_id, cookies, stats: Stats, start, think, rng, http) -> None:
     import httpx
 
@@ -252,15 +263,7 @@ async def play_match(base, match_id, cookies, stats: Stats, start, think, rng, h
             if mover is None:
                 if "data-match-over" in seats[0].board:
                     return
-                for seat in seats:
-                    seat.changed.clear()
-                waits = [asyncio.create_task(seat.changed.wait()) for seat in seats]
-                done, pending = await asyncio.wait(
-                    waits, timeout=10, return_when=asyncio.FIRST_COMPLETED
-                )
-                for task in pending:
-                    task.cancel()
-                if not done:
+                if not await either_changes(seats):
                     stats.errors.append(f"match {match_id}: no board pushed in 10 s")
                     return
                 continue
@@ -415,15 +418,7 @@ async def play_api_match(base, match_id, tokens, stats: Stats, start, think, rng
             if mover is None:
                 if seats[0].over:
                     return
-                for seat in seats:
-                    seat.changed.clear()
-                waits = [asyncio.create_task(seat.changed.wait()) for seat in seats]
-                done, pending = await asyncio.wait(
-                    waits, timeout=10, return_when=asyncio.FIRST_COMPLETED
-                )
-                for task in pending:
-                    task.cancel()
-                if not done:
+                if not await either_changes(seats):
                     stats.errors.append(f"match {match_id}: no event in 10 s")
                     return
                 continue
