@@ -90,6 +90,9 @@ class Bot:
         me = self.call("GET", "/api/v1/account")["id"]
         for event in self.stream("/api/v1/stream/account"):
             if event["type"] == "challenge" and event["challenge"]["challenged"]["id"] == me:
+                # A moment first: the challenger's page is still loading after sending it, and
+                # its socket must be open to be taken to the match when we accept.
+                time.sleep(2)
                 self.call("POST", f"/api/v1/challenges/{event['challenge']['id']}/accept")
             elif event["type"] == "matchStart":
                 threading.Thread(target=self.play, args=(event["match"]["id"],)).start()
