@@ -21,6 +21,11 @@ the people's sockets under that load, and the computer's delay beyond its natura
 from the board that leaves the computer to act to the board with its move, less
 ``COMPUTER_MOVE_DELAY_SECONDS``). No restart phase in that mode.
 
+With ``--api`` the matches are played by programs through the API (``/api/v1/``): each player
+has a token; in half the matches they follow their match over the streaming http response and
+post their moves (``POST /api/v1/matches/<id>/move``), in the other half over the API's
+websocket, moves sent there too. It prints move-to-opponent-event latency. No restart phase.
+
 It makes a database of its own (``<name>_bench``), dropped and created afresh at each run.
 """
 
@@ -66,9 +71,10 @@ def fresh_database(url: str) -> str:
     return f"{base}/{bench}"
 
 
-def setup_matches(count: int, computer: str = "") -> list[tuple[int, str, str]]:
+def setup_matches(count: int, computer: str = "", api: bool = False) -> list[tuple[int, str, str]]:
     """``count`` active matches between fresh users: (match id, cookie A, cookie B); against
-    the computer of that strength if ``computer`` (cookie B empty)."""
+    the computer of that strength if ``computer`` (cookie B empty); with ``api``, API tokens
+    in place of the cookies."""
     import django
 
     django.setup()
@@ -90,6 +96,11 @@ def setup_matches(count: int, computer: str = "") -> list[tuple[int, str, str]]:
             match = services.match_join(user=b, match_id=opened.pk)
         cookies = []
         for user in (a,) if computer else (a, b):
+            if api:
+                cookies.append(
+                    services.api_token_create(user=user, name="load", scopes=["read", "play"])[1]
+                )
+                continue
             client = Client()
             client.force_login(user)
             cookies.append(client.cookies["sessionid"].value)
@@ -114,6 +125,7 @@ class Stats:
         self.in_window = 0  # moves made within the measured seconds
         self.posts: list[float] = []
         self.computer: list[float] = []  # the computer's delay beyond its natural one
+        self.by_kind: dict[str, list[float]] = {"http": [], "websocket": []}  # with --api
 
 
 class Seat:
@@ -218,6 +230,17 @@ async def socket_move(seat: Seat, match_id: int, action: str, version: int, stat
     return True
 
 
+async def either_changes(seats, seconds: float = 10) -> bool:
+    """Wait until either player's seat gets something new; False if nothing came in time."""
+    for seat in seats:
+        seat.changed.clear()
+    waits = [asyncio.create_task(seat.changed.wait()) for seat in seats]
+    done, pending = await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    return bool(done)
+
+
 async def play_match(base, match_id, cookies, stats: Stats, start, think, rng, http) -> None:
     import httpx
 
@@ -240,15 +263,7 @@ async def play_match(base, match_id, cookies, stats: Stats, start, think, rng, h
             if mover is None:
                 if "data-match-over" in seats[0].board:
                     return
-                for seat in seats:
-                    seat.changed.clear()
-                waits = [asyncio.create_task(seat.changed.wait()) for seat in seats]
-                done, pending = await asyncio.wait(
-                    waits, timeout=10, return_when=asyncio.FIRST_COMPLETED
-                )
-                for task in pending:
-                    task.cancel()
-                if not done:
+                if not await either_changes(seats):
                     stats.errors.append(f"match {match_id}: no board pushed in 10 s")
                     return
                 continue
@@ -303,6 +318,150 @@ async def play_match(base, match_id, cookies, stats: Stats, start, think, rng, h
             task.cancel()
         for seat in seats:
             await seat.ws.close()
+        for client in clients:
+            await client.aclose()
+
+
+class ApiSeat:
+    """One program's view of its match, from its event stream: the latest state, and when
+    each version arrived."""
+
+    def __init__(self) -> None:
+        self.state: dict = {}
+        self.arrived: dict[int, float] = {}
+        self.refusals: list[dict] = []
+        self.changed = asyncio.Event()
+
+    def take(self, event: dict) -> None:
+        Seat.last_frame = time.perf_counter()
+        if event["type"] == "error":
+            self.refusals.append(event)
+            self.changed.set()
+        if event["type"] != "state":
+            return
+        self.arrived.setdefault(event["version"], time.perf_counter())
+        if event["version"] >= self.version:
+            self.state = event
+        self.changed.set()
+
+    @property
+    def version(self) -> int:
+        return self.state.get("version", 0)
+
+    @property
+    def my_turn(self) -> bool:
+        view = self.state.get("view") or {}
+        active = self.state.get("match", {}).get("status") == "active"
+        return active and view.get("turn") == self.state.get("seat") and bool(view["legal_actions"])
+
+    @property
+    def over(self) -> bool:
+        return self.state.get("match", {}).get("status", "active") != "active"
+
+    async def wait(self, ready, seconds: float = 10) -> bool:
+        try:
+            async with asyncio.timeout(seconds):
+                while not ready():
+                    self.changed.clear()
+                    await self.changed.wait()
+        except TimeoutError:
+            return False
+        return True
+
+
+async def read_http_stream(client, path: str, seat: ApiSeat) -> None:
+    async with client.stream("GET", path, timeout=None) as response:
+        async for line in response.aiter_lines():
+            if line.strip():
+                seat.take(json.loads(line))
+
+
+async def read_api_socket(ws, seat: ApiSeat) -> None:
+    async for frame in ws:
+        seat.take(json.loads(frame))
+
+
+async def play_api_match(base, match_id, tokens, stats: Stats, start, think, rng, socket) -> None:
+    """Two programs: each follows the match (``socket``: over the API's websocket, and sends
+    its moves there; else the streaming http response, and posts them); the opponent's stream
+    must bring the new state."""
+    import httpx
+    import websockets
+
+    seats, clients, readers, sockets = [], [], [], []
+    try:
+        for token in tokens:
+            auth = {"Authorization": f"Bearer {token}"}
+            client = httpx.AsyncClient(base_url=base, headers=auth, timeout=30)
+            clients.append(client)
+            seat = ApiSeat()
+            seats.append(seat)
+            if socket:
+                ws = await websockets.connect(
+                    f"{base.replace('http://', 'ws://')}/api/v1/ws/matches/{match_id}",
+                    additional_headers=auth, open_timeout=30,
+                )  # fmt: skip
+                sockets.append(ws)
+                readers.append(asyncio.create_task(read_api_socket(ws, seat)))
+            else:
+                path = f"/api/v1/stream/matches/{match_id}"
+                readers.append(asyncio.create_task(read_http_stream(client, path, seat)))
+            if not await seat.wait(lambda s=seat: s.version > 0, 60):
+                raise RuntimeError("no first state in 60 s")
+    except Exception as error:
+        stats.errors.append(f"match {match_id}: {type(error).__name__}: {error}")
+        seats = []
+    await start.seated()
+    try:
+        while seats and time.perf_counter() < start.deadline:
+            mover = next((i for i in (0, 1) if seats[i].my_turn), None)
+            if mover is None:
+                if seats[0].over:
+                    return
+                if not await either_changes(seats):
+                    stats.errors.append(f"match {match_id}: no event in 10 s")
+                    return
+                continue
+            await asyncio.sleep(rng.expovariate(1 / think) if think else 0)
+            seat, other = seats[mover], seats[mover ^ 1]
+            version = seat.version
+            action = rng.choice(seat.state["view"]["legal_actions"])
+            started = time.perf_counter()
+            move = {"action": action, "version": version}
+            if socket:  # answered by the mover's own stream: the new state, or an error
+                await sockets[mover].send(json.dumps(move))
+                if not await seat.wait(lambda s=seat, v=version: s.version > v or s.refusals):
+                    stats.errors.append(f"match {match_id}: the mover got no answer in 10 s")
+                    return
+                if seat.refusals:
+                    stats.errors.append(f"match {match_id}: refused: {seat.refusals[0]}")
+                    return
+            else:
+                response = await clients[mover].post(f"/api/v1/matches/{match_id}/move", json=move)
+                if response.status_code != 200:
+                    stats.errors.append(f"match {match_id}: {response.status_code} {response.text}")
+                    return
+            stats.posts.append(time.perf_counter() - started)
+            stats.acknowledged[match_id] = stats.acknowledged.get(match_id, 0) + 1
+            stats.moves += 1
+            if started <= start.deadline:
+                stats.in_window += 1
+            if not await other.wait(lambda o=other, v=version: v + 1 in o.arrived):
+                stats.errors.append(f"match {match_id}: the opponent got no event in 10 s")
+                return
+            stats.latencies.append(other.arrived[version + 1] - started)
+            stats.by_kind["websocket" if socket else "http"].append(stats.latencies[-1])
+            if not await seat.wait(lambda s=seat, v=version: s.version > v):
+                stats.errors.append(f"match {match_id}: the mover got no event in 10 s")
+                return
+    except Exception as error:  # counted, and the run goes on
+        stats.errors.append(f"match {match_id}: {type(error).__name__}: {error}")
+    finally:
+        await start.finished()
+        for task in readers:
+            task.cancel()
+        for ws in sockets:
+            await ws.close()
         for client in clients:
             await client.aclose()
 
@@ -523,6 +682,9 @@ def main() -> None:
     parser.add_argument("--computer", choices=["easy", "medium", "hard"], default="",
                         help="each match a person against the computer")  # fmt: skip
     parser.add_argument("--task-workers", type=int, default=2, help="with --computer")
+    parser.add_argument("--api", action="store_true",
+                        help="programs play through the API: half stream over http (moves "
+                        "posted), half over the websocket (moves sent there)")  # fmt: skip
     args = parser.parse_args()
     url, redis = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if not (url and redis):
@@ -535,7 +697,7 @@ def main() -> None:
     subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run(["redis-cli", "-u", redis, "flushdb"], check=False, capture_output=True)
-    matches = setup_matches(args.matches, args.computer)
+    matches = setup_matches(args.matches, args.computer, api=args.api)
     delay = float(env.get("COMPUTER_MOVE_DELAY_SECONDS", "0.8"))
 
     port = free_port()
@@ -550,7 +712,12 @@ def main() -> None:
 
         async def run() -> None:
             start = Start(len(matches), args.seconds)
-            if args.computer:
+            if args.api:
+                games = asyncio.gather(
+                    *(play_api_match(base, m, (a, b), stats, start, args.think, rng, n % 2 == 1)
+                      for n, (m, a, b) in enumerate(matches))
+                )  # fmt: skip
+            elif args.computer:
                 games = asyncio.gather(
                     *(play_computer_match(base, m, a, stats, start, args.think, rng, delay)
                       for m, a, _b in matches)
@@ -586,7 +753,7 @@ def main() -> None:
 
         players = [(m, cookie) for m, a, b in matches for cookie in (a, b) if cookie]
         restarted = None
-        if not args.computer:
+        if not (args.computer or args.api):
             restarted = asyncio.run(restart_with_pages_open(base, players, restart, rng))
     finally:
         stop_server(server)
@@ -604,7 +771,8 @@ def main() -> None:
         f"{args.workers} ASGI workers, PostgreSQL + Redis,"
     )
     sockets = args.matches * (1 if args.computer else 2)
-    print(f"seating {sockets} sockets (opened, first boards, presence news) took "
+    kind = "streams" if args.api else "sockets"
+    print(f"seating {sockets} {kind} (opened, first boards, presence news) took "
           f"{measured['seating']:.1f} s; then {args.seconds:g} s of play, think time "
           f"{args.think:g} s (mean, exponential)")  # fmt: skip
 
@@ -615,18 +783,28 @@ def main() -> None:
         return f"p50 {q[0]:6.1f} ms  p95 {q[1]:6.1f} ms  p99 {q[2]:6.1f} ms"
 
     row("moves acknowledged", f"{stats.moves}  ({stats.in_window / args.seconds:.1f} moves/s)")
-    row("moves made by", "http post" if args.http else "the websocket, as the page")
-    how = "post" if args.http else "socket move"
-    if args.computer:
+    made_by = "http post" if args.http else "the websocket, as the page"
+    if args.api:
+        made_by = "programs: half stream over http and POST moves, half use the websocket"
+    row("moves made by", made_by)
+    how = "post" if args.http or args.api else "socket move"
+    if args.api:
+        how = "API move -> opponent event"
+    elif args.computer:
         how = "person's move -> own board"
     else:
         how += " -> opponent push"
     row(how, spread((p50, p95, p99)))
+    if args.api:
+        row("  http stream, moves posted", spread(quantiles(stats.by_kind["http"])))
+        row("  websocket (moves too)", spread(quantiles(stats.by_kind["websocket"])))
     if args.computer:
         row("computer beyond its delay", spread(quantiles(stats.computer)))
         per = measured["workers"] / len(stats.computer) * 1000 if stats.computer else 0
         row("task worker CPU per move", f"{per:6.1f} ms  (the computer's search and its move)")
     answer = "post -> http answer" if args.http else "socket move -> own board"
+    if args.api:
+        answer = "move -> answer or own event"
     row(answer, spread(quantiles(stats.posts)))
     row("bare view (/healthz)", spread((f50, f95, f99)))
     row("ratio move / bare view", f"p50 {p50 / f50:5.1f}x  p99 {p99 / f99:5.1f}x")

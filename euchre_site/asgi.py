@@ -13,14 +13,20 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from euchre_site.origins import SameOriginValidator  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.routing import api_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
-)
+pages = SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+# The API's sockets authenticate with a bearer token, not the session cookie: a browser cannot
+# send one on its own, so there is no cross-site socket to refuse by its origin.
+programs = URLRouter(api_websocket_urlpatterns)
+
+
+async def websockets(scope, receive, send):
+    app = programs if scope["path"].startswith("/api/") else pages
+    return await app(scope, receive, send)
+
+
+application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
 
 
 def served():

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "daphne",  # first: its runserver serves ASGI, websockets included
     "django.contrib.admin",
     "django.contrib.auth",
+    "ninja",  # the API's docs page and its assets (served from here, no CDN)
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
@@ -106,6 +107,8 @@ AXES_VERBOSE = False
 SIGNUP_LIMIT_PER_IP = int(os.environ.get("SIGNUP_LIMIT_PER_IP", "20"))
 SIGNUP_LIMIT_PER_USERNAME = int(os.environ.get("SIGNUP_LIMIT_PER_USERNAME", "5"))
 MOVE_LIMIT_PER_10_SECONDS = int(os.environ.get("MOVE_LIMIT_PER_10_SECONDS", "30"))
+# Requests one API token may make in a minute (moves count against the move limit too).
+API_REQUESTS_PER_MINUTE = int(os.environ.get("API_REQUESTS_PER_MINUTE", "600"))
 # Open match sockets: per player (tabs and devices together), and per match (its players are
 # always let in, on top of this).
 SOCKETS_PER_PLAYER = int(os.environ.get("SOCKETS_PER_PLAYER", "10"))

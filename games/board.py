@@ -218,6 +218,8 @@ def board_context(
             "them": them,
             "my_name": names[me],
             "their_name": names[them],
+            "my_bot": match.bots[me],
+            "their_bot": match.bots[them],
             "your_turn": seat is not None and view.turn == seat,
             "turn_name": names[view.turn] if view.turn is not None else "",
             "hand": [

@@ -31,7 +31,7 @@ from .engine import State
 from .i18n import language_for_scope
 from .models import Match, MatchStatus, RatingChange
 from .moves import Unreadable, move_submit
-from .public import PublicMatch, view_of
+from .public import PLAYERS, PublicMatch, view_of
 from .realtime import LOBBY_GROUP, lobby_user_group, match_group, twice, user_group
 
 log = logging.getLogger(__name__)
@@ -263,11 +263,7 @@ def _read_many(match_ids: list[int]) -> dict[int, Table]:
     """The matches as their boards show them (rendered later without the database): one
     query, a second for finished matches' rating changes, presence only when this process does
     not remember it. The state is decoded here, in a database thread, not in the event loop."""
-    matches = list(
-        Match.objects.select_related("player0__rating", "player1__rating", "winner").filter(
-            pk__in=match_ids
-        )
-    )
+    matches = list(Match.objects.select_related(*PLAYERS).filter(pk__in=match_ids))
     finished = [match for match in matches if match.status == MatchStatus.FINISHED]
     if finished:
         changes = RatingChange.objects.select_related("player")

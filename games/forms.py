@@ -6,7 +6,7 @@ from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from . import names
-from .models import Computer, Report
+from .models import ApiToken, Computer, Report
 
 
 class SignupForm(UserCreationForm):
@@ -134,4 +134,20 @@ class ReportForm(forms.Form):
     reason = forms.ChoiceField(choices=Report.Reason.choices)
     details = forms.CharField(
         required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+
+class ApiTokenForm(forms.Form):
+    """A new personal API token: a name to know it by, and what it may do."""
+
+    name = forms.CharField(
+        max_length=60,
+        label=_("Token name"),
+        help_text=_("What the token is for, e.g. the name of your program."),
+    )
+    scopes = forms.MultipleChoiceField(
+        choices=ApiToken.Scope.choices,
+        initial=[ApiToken.Scope.READ, ApiToken.Scope.PLAY],
+        widget=forms.CheckboxSelectMultiple,
+        label=_("It may"),
     )

@@ -230,6 +230,9 @@ class Move(AppendOnly):
     seat = models.PositiveSmallIntegerField()
     player = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
     action = models.CharField(max_length=16)  # as the engine writes it: "order_up", "play:JH"
+    # The match's version this move made (None for moves from before it was kept): the API's
+    # streams replay the moves a client missed since the version it last saw.
+    version = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -414,6 +417,11 @@ class PlayerSettings(models.Model):
     sound = models.BooleanField(default=False)  # a short sound on my turn and their cards
     theme = models.CharField(max_length=8, choices=Theme.choices, default=Theme.AUTO)
     four_colour = models.BooleanField(default=False)  # diamonds blue, clubs green
+    # A bot account plays only through the API, shows a BOT badge and has its own leaderboard;
+    # set on a fresh account (no match yet), never unset.
+    bot = models.BooleanField(default=False)
+    # Whether bot accounts may challenge this player.
+    bot_challenges = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"Settings of {self.user}"
@@ -462,3 +470,35 @@ class MatchAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"Analysis of match {self.match_id}"
+
+
+class ApiToken(models.Model):
+    """A personal API token: a program acts for its player with it (``games.api``). Only its
+    SHA-256 is kept (the token is 256 random bits, so a fast hash is enough: nothing to guess);
+    the player sees the token once, when it is made. Revoked, it stops working at once."""
+
+    class Scope(models.TextChoices):
+        # Persisted: the values never change.
+        READ = "read", _("Read: your account, your matches and their events")
+        PLAY = "play", _("Play: moves, resigning, claims, challenges and joining matches")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60)
+    digest = models.CharField(max_length=64, unique=True)
+    scopes = models.CharField(max_length=32)  # space-separated Scope values
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.name}"
+
+    @property
+    def scope_list(self) -> list[str]:
+        return self.scopes.split()
+
+    def allows(self, scope: str) -> bool:
+        return scope in self.scopes.split()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from . import services, throttle
+from . import selectors, services, throttle
 from .forms import MoveForm
 from .models import Match
 
@@ -15,9 +15,12 @@ class Unreadable(ValueError):
     """The data is not a move: no action, or a version that is not a whole number."""
 
 
-def move_submit(*, user, match_id: int, data: Mapping) -> Match:
+def move_submit(*, user, match_id: int, data: Mapping, api: bool = False) -> Match:
     """Apply the move in ``data`` (``action``, ``version``) for ``user``. Raises Unreadable,
-    throttle.Throttled or a services.GameError; nothing changes then."""
+    throttle.Throttled or a services.GameError; nothing changes then. A bot account moves
+    only through the API (``api``)."""
+    if not api and selectors.is_bot(user):
+        raise services.NotAllowed("bot_api_only")
     form = MoveForm(data)
     if not form.is_valid():
         raise Unreadable

@@ -14,7 +14,12 @@ from .engine import State, first_dealer, view_for
 from .engine.verify import commitment
 from .engine.view import View
 from .models import Match, MatchStatus, PlayerRating
+from .selectors import is_bot
 from .services import claim_opens_at
+
+# What a match is read with for its public face: its players' ratings and settings (bot
+# accounts), so that building it needs no further query.
+PLAYERS = ("player0__rating", "player0__settings", "player1__rating", "player1__settings", "winner")
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,7 @@ class PublicMatch:
     player_ids: tuple[int | None, int | None]
     names: tuple[str, str]
     ratings: tuple[str, str]  # as the players' profiles show them ("" for the computer)
+    bots: tuple[bool, bool]  # which players are bot accounts (they play through the API)
     computer: str
     # The options, as the match page and match_options.html show them.
     rated: bool
@@ -106,6 +112,7 @@ class PublicMatch:
             player_ids=(match.player0_id, match.player1_id),
             names=tuple(p.username if p else "" for p in match.players),
             ratings=ratings or _ratings(match),
+            bots=(is_bot(match.player0), is_bot(match.player1)),
             computer=match.computer,
             rated=match.rated,
             spectators_allowed=match.spectators_allowed,

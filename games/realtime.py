@@ -144,6 +144,17 @@ def sessions_check_on_commit(user_id: int, renamed: tuple[str, str] | None = Non
     transaction.on_commit(lambda: send_to_group(user_group(user_id), event))
 
 
+def api_token_group(token_id: int) -> str:
+    """The API streams (http and websocket) opened with one token: closed when it is revoked."""
+    return f"api_token_{token_id}"
+
+
+def token_revoked_on_commit(token_id: int) -> None:
+    """After the commit, every stream opened with this token closes."""
+    event = {"type": "token.revoked", "token_id": token_id}
+    transaction.on_commit(lambda: send_to_group(api_token_group(token_id), event))
+
+
 def send_to_group(group: str, event: dict) -> None:
     """Send ``event`` to every socket in ``group`` now (from synchronous code): what the
     pushes after a commit do, for news that is not a match's."""

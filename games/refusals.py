@@ -132,6 +132,22 @@ def _service_words() -> dict[str, str]:
             "not in rated matches, nor between people"
         ),
         "hint_not_your_turn": _("A hint is for your turn: wait for your opponent's move"),
+        "unauthorized": _(
+            "This request needs a valid API token: send it as “Authorization: Bearer <token>”"
+        ),
+        "scope_missing": _("This token may not do that: it lacks the “%(scope)s” scope"),
+        "bad_scopes": _("Choose what the token may do: read, play or both"),
+        "token_name": _("Give the token a name, so that you know it again"),
+        "tokens_cap": _("You have %(count)s tokens already: revoke one first"),
+        "no_such_token": _("There is no such token"),
+        "token_revoked": _("This token was revoked: the stream is closed"),
+        "bot_has_matches": _("Only an account that has never played can become a bot account"),
+        "no_bot_challenges": _("%(player)s does not take challenges from bots"),
+        "bot_api_only": _("A bot account plays only through the API"),
+        "not_open_to_watch": _(
+            "The players of this match chose not to let others watch it. "
+            "Its result will be here once it is over."
+        ),
     }
 
 

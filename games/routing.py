@@ -1,10 +1,16 @@
 from django.urls import path
 
 from . import consumers, converters  # noqa: F401  (converters registers <match:>)
+from .api.streams import StreamConsumer
 
 websocket_urlpatterns = [
     path("ws/health/", consumers.HealthConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/me/", consumers.UserConsumer.as_asgi()),
     path("ws/matches/<match:match_id>/", consumers.MatchConsumer.as_asgi()),
+]
+
+api_websocket_urlpatterns = [
+    path("api/v1/ws/account", StreamConsumer.as_asgi()),
+    path("api/v1/ws/matches/<match:match_id>", StreamConsumer.as_asgi()),
 ]

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Greatest, Least, TruncDate
 from django.utils import timezone
@@ -27,7 +28,7 @@ from .models import (
 
 
 def open_matches(*, exclude_user=None) -> QuerySet[Match]:
-    matches = Match.objects.filter(status=MatchStatus.OPEN).select_related("player0")
+    matches = Match.objects.filter(status=MatchStatus.OPEN).select_related("player0__settings")
     if exclude_user is not None:
         matches = matches.exclude(player0=exclude_user)
     return matches.order_by("-created_at")
@@ -224,7 +225,7 @@ def pending_challenges(*, user) -> dict:
     """The challenges waiting for this player's answer, those they are waiting on, and their
     own that were just declined or lapsed."""
     now = timezone.now()
-    challenges = Challenge.objects.select_related("challenger", "challenged")
+    challenges = Challenge.objects.select_related("challenger__settings", "challenged")
     pending = challenges.filter(status=Challenge.Status.PENDING, until__gt=now)
     refused = challenges.filter(
         challenger=user,
@@ -241,8 +242,9 @@ def pending_challenges(*, user) -> dict:
 LEADERBOARD_MIN_MATCHES = 5
 
 
-def leaderboard(*, limit: int = 100) -> list[PlayerRating]:
-    """Players with at least 5 rated matches, best first, each with ``won`` and ``last_played``."""
+def leaderboard(*, limit: int = 100, bots: bool = False) -> list[PlayerRating]:
+    """Players with at least 5 rated matches, best first, each with ``won`` and ``last_played``;
+    people and bot accounts (``bots``) are ranked apart."""
     mine = RatingChange.objects.filter(player=OuterRef("user"))
     wins = (
         mine.filter(match__winner=OuterRef("user"))
@@ -251,9 +253,11 @@ def leaderboard(*, limit: int = 100) -> list[PlayerRating]:
         .values("n")
     )
     last = mine.order_by("-created_at").values("created_at")[:1]
+    ranked = PlayerRating.objects.filter(rated_matches__gte=LEADERBOARD_MIN_MATCHES)
+    bot_users = PlayerSettings.objects.filter(bot=True).values("user")
+    ranked = ranked.filter(user__in=bot_users) if bots else ranked.exclude(user__in=bot_users)
     rows = (
-        PlayerRating.objects.filter(rated_matches__gte=LEADERBOARD_MIN_MATCHES)
-        .select_related("user")
+        ranked.select_related("user__settings")
         .annotate(won=Coalesce(Subquery(wins), 0), last_played=Subquery(last))
         .order_by("-value", "user__username")[:limit]
     )
@@ -288,7 +292,7 @@ def match_history(
         matches = matches.filter(rated=kind == "rated")
     mine = RatingChange.objects.filter(player=user)
     matches = (
-        matches.select_related("player0", "player1")
+        matches.select_related("player0__settings", "player1__settings")
         .prefetch_related(Prefetch("rating_changes", queryset=mine, to_attr="my_changes"))
         .order_by("-finished_at", "-pk")
     )
@@ -336,3 +340,30 @@ def match_analysis(*, match: Match) -> dict | None:
     if match.status != MatchStatus.FINISHED:
         return None
     return MatchAnalysis.objects.filter(match=match).values_list("result", flat=True).first()
+
+
+def is_bot(user) -> bool:
+    """Whether ``user`` is a bot account. Reads the player's settings unless they came with
+    the user (``select_related("...__settings")``), and remembers the answer on the user."""
+    if user is None or not getattr(user, "pk", None):
+        return False
+    try:
+        return bool(user.settings.bot)
+    except ObjectDoesNotExist:
+        return False
+
+
+def bots_may_challenge(user) -> bool:
+    return PlayerSettings.objects.filter(user=user, bot_challenges=True).exists()
+
+
+def bot_ids(*, user_ids) -> set[int]:
+    """Which of these users are bot accounts, in one query."""
+    rows = PlayerSettings.objects.filter(user_id__in=set(user_ids), bot=True)
+    return set(rows.values_list("user_id", flat=True))
+
+
+def has_matches(*, user) -> bool:
+    """Whether ``user`` has ever played, joined or opened a match (a bot account is made only
+    of a fresh one: services.player_bot_set)."""
+    return Match.objects.filter(Q(player0=user) | Q(player1=user) | Q(created_by=user)).exists()

@@ -25,6 +25,7 @@ from .charts import line_chart
 from .context_processors import SESSION_LOOK, table_look
 from .engine import IllegalAction, Rules
 from .forms import (
+    ApiTokenForm,
     ComputerMatchForm,
     FindOpponentForm,
     MatchCreateForm,
@@ -32,9 +33,9 @@ from .forms import (
     SignupForm,
 )
 from .glossary import TERMS
-from .models import COMPUTER_USERNAME, Computer, Match, MatchStatus, Theme
+from .models import COMPUTER_USERNAME, ApiToken, Computer, Match, MatchStatus, Theme
 from .moves import Unreadable, move_submit
-from .public import PublicMatch, view_of
+from .public import PLAYERS, PublicMatch, view_of
 
 
 @require_safe
@@ -341,8 +342,7 @@ def rematch_accept(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _match_or_404(match_id: int) -> Match:
-    matches = Match.objects.select_related("player0__rating", "player1__rating", "winner")
-    match = matches.filter(pk=match_id).first()
+    match = Match.objects.select_related(*PLAYERS).filter(pk=match_id).first()
     if match is None:
         raise Http404(_("There is no such match"))
     return match
@@ -615,7 +615,12 @@ def say_logged_out(sender, request, user, **kwargs) -> None:
 @login_required
 @require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    context = {"rows": selectors.leaderboard(), "minimum": selectors.LEADERBOARD_MIN_MATCHES}
+    bots = request.GET.get("bots") == "1"
+    context = {
+        "rows": selectors.leaderboard(bots=bots),
+        "minimum": selectors.LEADERBOARD_MIN_MATCHES,
+        "bots": bots,
+    }
     return render(request, "leaderboard.html", context)
 
 
@@ -689,3 +694,79 @@ def match_report(request: HttpRequest, match_id: int) -> HttpResponse:
         return render(request, "error.html", context, status=refusals.status(error))
     messages.success(request, _("Thank you: a moderator will look at your report."))
     return redirect(back)
+
+
+def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "",
+                   status: int = 200) -> HttpResponse:  # fmt: skip
+    context = {
+        "form": form or ApiTokenForm(),
+        "tokens": ApiToken.objects.filter(user=request.user, revoked_at__isnull=True),
+        "new_token": new_token,
+        "is_bot": selectors.is_bot(request.user),
+        "has_matches": selectors.has_matches(user=request.user),
+        "bot_challenges": selectors.bots_may_challenge(request.user),
+        "base_url": _base_url(request),
+    }
+    return render(request, "settings.html", context, status=status)
+
+
+@login_required
+@require_safe
+def settings_page(request: HttpRequest) -> HttpResponse:
+    """The player's settings: API tokens, a bot account, challenges from bots."""
+    return _settings_page(request)
+
+
+@login_required
+@require_POST
+def api_token_create(request: HttpRequest) -> HttpResponse:
+    """A new token, shown on the page this once (only its hash is kept)."""
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        return _settings_page(request, form, status=400)
+    try:
+        _row, token = services.api_token_create(user=request.user, **form.cleaned_data)
+    except services.GameError as error:
+        form.add_error(None, refusals.words(error))
+        return _settings_page(request, form, status=refusals.status(error))
+    response = _settings_page(request, new_token=token)
+    response["Cache-Control"] = "no-store"  # the token is on this page: keep it out of caches
+    return response
+
+
+@login_required
+@require_POST
+def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    try:
+        services.api_token_revoke(user=request.user, token_id=token_id)
+    except services.GameError as error:
+        messages.error(request, refusals.words(error))
+    else:
+        messages.success(request, _("The token is revoked: it no longer works."))
+    return redirect("settings")
+
+
+@login_required
+@require_POST
+def bot_set(request: HttpRequest) -> HttpResponse:
+    """Make this account a bot account (for good): asked to confirm with a ticked box."""
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, _("Tick the box to confirm: a bot account cannot be undone."))
+        return redirect("settings")
+    try:
+        services.player_bot_set(user=request.user)
+    except services.GameError as error:
+        messages.error(request, refusals.words(error))
+    else:
+        messages.success(request, _("This is a bot account now: it plays through the API."))
+    return redirect("settings")
+
+
+@login_required
+@require_POST
+def bot_challenges_set(request: HttpRequest) -> HttpResponse:
+    services.player_bot_challenges_set(
+        user=request.user, allowed=request.POST.get("allowed") == "yes"
+    )
+    messages.success(request, _("Saved."))
+    return redirect("settings")

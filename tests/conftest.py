@@ -47,6 +47,15 @@ def fresh_presence():
 
 
 @pytest.fixture(autouse=True)
+def fresh_api_reads():
+    # The API's streams share a process's latest read of a match for a moment, by match id; a
+    # later test can reuse an id (SQLite): every test starts with nothing remembered.
+    from games.api import feeds
+
+    feeds._recent.clear()
+
+
+@pytest.fixture(autouse=True)
 def fresh_cache(settings, request):
     # Rate-limit counts live in the cache: every test starts with none (tests of the shared
     # Redis cache set CACHES themselves).

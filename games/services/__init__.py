@@ -16,11 +16,13 @@ the edges word it (``games.refusals``). By concern:
     play_again  rematches, the quick pairing, challenges
     moderation  void, adjudicate, abort, suspend, reinstate (audited)
     reports     players' reports and their handling
-    players     the player's own settings
+    players     the player's own settings, bot accounts
     analysis    the analysis of a finished match (run by the task worker)
+    api_tokens  personal API tokens
 """
 
 from .analysis import analyses_queue, match_analyse
+from .api_tokens import api_token_create, api_token_revoke, token_digest
 from .clocks import (
     ABANDON_AFTER,
     DEFAULT_MOVE_SECONDS,
@@ -61,7 +63,13 @@ from .play_again import (
     rematch_lapse,
     rematch_offer,
 )
-from .players import player_language_set, player_look_set, player_sound_set
+from .players import (
+    player_bot_challenges_set,
+    player_bot_set,
+    player_language_set,
+    player_look_set,
+    player_sound_set,
+)
 from .presence import connection_close, connection_open, connections_touch
 from .ratings import rating_changes_reverse
 from .reports import report_close, report_create
@@ -69,6 +77,11 @@ from .reports import report_close, report_create
 __all__ = [
     "analyses_queue",
     "match_analyse",
+    "api_token_create",
+    "api_token_revoke",
+    "token_digest",
+    "player_bot_challenges_set",
+    "player_bot_set",
     "CHALLENGE_LAPSE",
     "REMATCH_LAPSE",
     "challenge_accept",

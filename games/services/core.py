@@ -34,7 +34,8 @@ def _locked(match_id: int) -> Match:
         # The players come in the same query (the board answering the request needs them);
         # only the match row is locked.
         matches = Match.objects.select_for_update(of=("self",))
-        match = matches.select_related("player0", "player1").get(pk=match_id)
+        players = ("player0", "player1", "player0__settings", "player1__settings")
+        match = matches.select_related(*players).get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise NotFound("no_such_match") from None
     if match.winner_id is not None:  # one of the two players: no third join for it

@@ -209,7 +209,10 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
     except IllegalAction as error:
         raise GameError("illegal", refusal=error) from None
     match.move_count += 1
-    Move.objects.create(match=match, seq=match.move_count, seat=seat, player=user, action=action)
+    Move.objects.create(
+        match=match, seq=match.move_count, seat=seat, player=user, action=action,
+        version=match.version + 1,  # the version _save gives the match below
+    )  # fmt: skip
     match.snapshot = state_to_json(state)
     match.turn_started_at = timezone.now()
     match.acted |= 1 << seat

@@ -11,7 +11,7 @@ from django.utils import timezone
 from .. import realtime, tasks
 from ..engine import first_dealer, new_match, new_seed, state_to_json
 from ..models import COMPUTER_USERNAME, Challenge, Connection, Match, MatchStatus, RematchState
-from ..selectors import PRESENCE_TIMEOUT, rated_today_capped
+from ..selectors import PRESENCE_TIMEOUT, bots_may_challenge, is_bot, rated_today_capped
 from .clocks import DEFAULT_MOVE_SECONDS
 from .core import _locked, _locked_seat, _player_locked, _save
 from .errors import Conflict, NotAllowed, NotFound
@@ -217,6 +217,8 @@ def challenge_create(*, user, challenged, **options) -> Challenge:
         raise NotAllowed("challenge_self")
     if not challenged.is_active or challenged.username.startswith(COMPUTER_USERNAME.format("")):
         raise NotAllowed("not_challengeable", player=challenged.username)
+    if is_bot(user) and not bots_may_challenge(challenged):
+        raise NotAllowed("no_bot_challenges", player=challenged.username)
     with transaction.atomic():
         pending = Challenge.objects.filter(
             challenger=user, challenged=challenged, status=Challenge.Status.PENDING,

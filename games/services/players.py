@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..models import (
-    PlayerSettings,
-)
+from ..models import PlayerSettings
+from ..selectors import has_matches
+from .core import _player_locked
+from .errors import Conflict
 
 
 def player_language_set(*, user, language: str) -> None:
@@ -31,3 +32,20 @@ def player_sound_set(*, user, sound: bool) -> None:
     """Whether the match page plays a sound on the player's turn and the opponent's cards."""
     with transaction.atomic():
         PlayerSettings.objects.update_or_create(user=user, defaults={"sound": bool(sound)})
+
+
+def player_bot_set(*, user) -> None:
+    """Make ``user``'s account a bot account: for good, and only while it has no match."""
+    with transaction.atomic():
+        _player_locked(user)
+        if has_matches(user=user):
+            raise Conflict("bot_has_matches")
+        PlayerSettings.objects.update_or_create(user=user, defaults={"bot": True})
+
+
+def player_bot_challenges_set(*, user, allowed: bool) -> None:
+    """Whether bot accounts may challenge ``user``."""
+    with transaction.atomic():
+        PlayerSettings.objects.update_or_create(
+            user=user, defaults={"bot_challenges": bool(allowed)}
+        )

@@ -88,7 +88,10 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
         "history": "/history/",
         "profile": "/users/alice/",
         "leaderboard": "/leaderboard/",
+        "bots' leaderboard": "/leaderboard/?bots=1",
+        "settings": "/settings/",
     }
+    services.api_token_create(user=alice, name="my program", scopes=["read", "play"])
     as_bob = {"invite": f"/matches/{waiting.pk}/"}
     deadline = time.monotonic() + 60
     while not MatchAnalysis.objects.filter(match=over).exists():  # the worker's, queued at the end

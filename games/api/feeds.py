@@ -1,0 +1,209 @@
+"""The events a program follows: one account's news (challenges, matches starting and
+ending) and one match's changes, each read from the database when the channel layer says
+something changed (the same lean events the pages' sockets get: ``games.realtime``).
+
+A match's events carry its version. A client that reconnects with the last version it saw
+gets the moves made since (``Move.version``), then the match as it is: exactly what it
+missed. The stream http and the websocket carry the same events (``streams``)."""
+
+from __future__ import annotations
+
+import time
+
+from ..models import Challenge, Match, MatchStatus, Move
+from ..realtime import api_token_group, lobby_user_group, match_group, user_group
+from ..selectors import my_active_matches, pending_challenges
+from ..services import NotAllowed, NotFound
+from . import shapes
+from .auth import token_live
+
+# Each process remembers its latest read of a match for a moment (see MatchFeed._read), with
+# the moves of its last few versions: enough for every stream that was up to date.
+RECENT_SECONDS = 2.0
+RECENT_MOVES = 8
+_recent: dict[int, tuple[float, Match, int, list[Move]]] = {}
+
+
+class Closed(Exception):
+    """The stream ends: its token was revoked (or its player suspended), or the match closed
+    to its viewer. ``code`` says which."""
+
+    def __init__(self, code: str):
+        super().__init__(code)
+        self.code = code
+
+
+class Feed:
+    """What both kinds of stream share: the token it was opened with, and the groups it hears."""
+
+    def __init__(self, *, token):
+        self.token_id = token.pk
+        self.user = token.user
+
+    def groups(self) -> list[str]:
+        # The player's group brings session checks (a suspension), the token's its revocation.
+        return [user_group(self.user.pk), api_token_group(self.token_id)]
+
+    def wants(self, event: dict | None) -> bool:
+        """Whether ``event`` (None: a heartbeat) calls for a read of the database."""
+        return True
+
+    def on(self, event: dict | None) -> list[dict]:
+        """The events to send after the layer's ``event`` (None: a heartbeat, which checks
+        the token and catches up on anything a lost push did not bring). Raises Closed."""
+        kind = (event or {}).get("type")
+        if kind == "token.revoked":
+            raise Closed("token_revoked")
+        if kind in (None, "session.check", "session.ended") and not token_live(self.token_id):
+            raise Closed("token_revoked")
+        return self.changed()
+
+    def start(self) -> list[dict]:
+        raise NotImplementedError
+
+    def changed(self) -> list[dict]:
+        raise NotImplementedError
+
+
+class MatchFeed(Feed):
+    """One match: every change with its version, for a player or a spectator."""
+
+    def __init__(self, *, token, match_id: int, since: int | None = None):
+        super().__init__(token=token)
+        self.match_id = match_id
+        self.version = since  # the last version sent (or that the client says it saw)
+        # The players as shown, read with the match once (and again if someone joins).
+        self.player_ids: tuple | None = None
+        self.players: list | None = None
+
+    def groups(self) -> list[str]:
+        return [match_group(self.match_id), *super().groups()]
+
+    def wants(self, event: dict | None) -> bool:
+        if event is None or event.get("type") != "match.changed":
+            return True
+        version = event.get("version")
+        # Presence alone (version None) changes nothing a program sees.
+        return version is not None and (self.version is None or version > self.version)
+
+    def _read(self, at_least: int | None = None) -> tuple[Match | None, list[Move]]:
+        """The match, and its moves since the last version sent. An event's read (``at_least``:
+        its version) is shared by this process's streams of the match for a moment: both
+        players' streams, and any spectators', cost one read per change."""
+        remembered = _recent.get(self.match_id)
+        since = self.version or 0
+        if at_least is not None and remembered is not None:
+            expires, match, lower, moves = remembered
+            fresh = expires > time.monotonic() and match.version >= at_least and since >= lower
+            if fresh and (match.player0_id, match.player1_id) == self.player_ids:
+                return match, [m for m in moves if m.version > since]
+        match = Match.objects.filter(pk=self.match_id).first()
+        if match is None:
+            return None, []
+        if (match.player0_id, match.player1_id) != self.player_ids:  # first read, or a join
+            players = ("player0__settings", "player1__settings")
+            match = Match.objects.select_related(*players).get(pk=self.match_id)
+            self.player_ids = (match.player0_id, match.player1_id)
+            self.players = [shapes.player(p) for p in match.players]
+        lower = min(since, max(0, match.version - RECENT_MOVES))
+        moves = list(
+            Move.objects.filter(
+                match=match, version__gt=lower, version__lte=match.version
+            ).order_by("seq")
+        )
+        if len(_recent) > 10_000:
+            _recent.clear()
+        _recent[self.match_id] = (time.monotonic() + RECENT_SECONDS, match, lower, moves)
+        return match, [m for m in moves if m.version > since]
+
+    def on(self, event: dict | None) -> list[dict]:
+        if event is not None and event.get("type") == "match.changed":
+            return self.changed(at_least=event.get("version"))
+        return super().on(event)
+
+    def start(self) -> list[dict]:
+        """The first events: refused with a GameError if the match is not the viewer's to
+        follow."""
+        match, moves = self._read()
+        if match is None:
+            raise NotFound("no_such_match")
+        if match.closed_to(self.user):
+            raise NotAllowed("not_open_to_watch")
+        return self._since(match, moves)
+
+    def changed(self, at_least: int | None = None) -> list[dict]:
+        match, moves = self._read(at_least)
+        if match is None:
+            return []
+        if match.closed_to(self.user):
+            raise Closed("not_open_to_watch")
+        return self._since(match, moves)
+
+    def _since(self, match: Match, missed: list[Move]) -> list[dict]:
+        if self.version is not None and match.version <= self.version:
+            return []
+        events = []
+        if self.version is not None:
+            seat, over = match.seat_of(self.user), match.is_over
+            events = [
+                {"type": "move", "match_id": match.pk, **shapes.move(row, seat=seat, over=over)}
+                for row in missed
+            ]
+        self.version = match.version
+        events.append(
+            {
+                "type": "state",
+                "version": match.version,
+                **shapes.match_for(match, self.user, self.players),
+            }
+        )
+        return events
+
+
+def challenge(row: Challenge) -> dict:
+    return {
+        "id": row.pk,
+        "challenger": shapes.player(row.challenger),
+        "challenged": shapes.player(row.challenged),
+        "options": row.options(),
+        "until": row.until.isoformat(),
+    }
+
+
+class AccountFeed(Feed):
+    """One player's news: challenges to them and from them (new, and gone with how they
+    ended), and their matches starting and ending."""
+
+    def __init__(self, *, token):
+        super().__init__(token=token)
+        self.matches: set[int] = set()
+        self.challenges: set[int] = set()
+
+    def groups(self) -> list[str]:
+        return [lobby_user_group(self.user.pk), *super().groups()]
+
+    def start(self) -> list[dict]:
+        return self.changed()
+
+    def changed(self) -> list[dict]:
+        events = []
+        active = {m.pk: m for m in my_active_matches(user=self.user)}
+        for pk in sorted(active.keys() - self.matches):
+            events.append({"type": "matchStart", **shapes.match_for(active[pk], self.user)})
+        ended = Match.objects.filter(pk__in=self.matches - active.keys())
+        for match in ended.select_related("player0", "player1", "winner"):
+            if match.status != MatchStatus.ACTIVE:
+                events.append({"type": "matchFinish", **shapes.match_for(match, self.user)})
+        self.matches = set(active)
+        pending = pending_challenges(user=self.user)
+        rows = {c.pk: c for c in pending["challenges_to_me"] + pending["challenges_from_me"]}
+        for pk in sorted(rows.keys() - self.challenges):
+            events.append({"type": "challenge", "challenge": challenge(rows[pk])})
+        gone = Challenge.objects.filter(pk__in=self.challenges - rows.keys())
+        for row in gone.order_by("pk"):
+            events.append(
+                {"type": "challengeGone", "challenge_id": row.pk, "status": row.status,
+                 "match_id": row.match_id}
+            )  # fmt: skip
+        self.challenges = set(rows)
+        return events

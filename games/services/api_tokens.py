@@ -1,0 +1,56 @@
+"""Personal API tokens: made and revoked by their player on the settings page; a program
+presents one as ``Authorization: Bearer <token>`` (``games.api``)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import realtime
+from ..models import ApiToken
+from .errors import GameError, LimitReached, NotFound
+
+PREFIX = "euchre_"
+TOKENS_PER_PLAYER = 20
+
+
+def token_digest(token: str) -> str:
+    """What is stored and looked up: the token's SHA-256."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def api_token_create(*, user, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
+    """A new token for ``user`` with these scopes; returns the row and the token itself, which
+    is never stored and so can be shown only now."""
+    scopes = sorted(set(scopes))
+    if not scopes or not set(scopes) <= set(ApiToken.Scope.values):
+        raise GameError("bad_scopes")
+    name = name.strip()[:60]
+    if not name:
+        raise GameError("token_name")
+    with transaction.atomic():
+        live = ApiToken.objects.select_for_update().filter(user=user, revoked_at__isnull=True)
+        if len(live) >= TOKENS_PER_PLAYER:
+            raise LimitReached("tokens_cap", count=TOKENS_PER_PLAYER)
+        token = PREFIX + secrets.token_urlsafe(32)
+        row = ApiToken.objects.create(
+            user=user, name=name, digest=token_digest(token), scopes=" ".join(scopes)
+        )
+    return row, token
+
+
+def api_token_revoke(*, user, token_id: int) -> ApiToken:
+    """Revoke one of ``user``'s tokens: requests with it are refused from now on, and its open
+    streams (http and websocket) close as soon as the news reaches them."""
+    with transaction.atomic():
+        row = ApiToken.objects.select_for_update().filter(pk=token_id, user=user).first()
+        if row is None:
+            raise NotFound("no_such_token")
+        if row.revoked_at is None:
+            row.revoked_at = timezone.now()
+            row.save(update_fields=["revoked_at"])
+            realtime.token_revoked_on_commit(row.pk)
+    return row

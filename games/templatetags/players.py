@@ -1,0 +1,13 @@
+"""``{% include "partials/bot_badge.html" with bot=user|is_bot %}``: the BOT badge beside a
+bot account's name, wherever names show."""
+
+from django import template
+
+from ..selectors import is_bot as _is_bot
+
+register = template.Library()
+
+
+@register.filter
+def is_bot(user) -> bool:
+    return _is_bot(user)

@@ -1,0 +1,83 @@
+"""The reference client (clients/python/euchre_bot.py) plays whole matches against a live
+server: one against the medium computer (a real task worker makes its moves), and one against
+a person at the match page's socket, who challenged the bot from the site."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from games import services
+from games.models import Challenge, Match, MatchStatus
+from tests.api.conftest import token_for
+from tests.realtime.players import Player, session_cookie
+from tests.servers import ROOT, Server, Worker, server_env
+
+pytestmark = pytest.mark.django_db(transaction=True)
+CLIENT = ROOT / "clients" / "python" / "euchre_bot.py"
+
+
+def bot(server: Server, token: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, str(CLIENT), "--url", server.url, *args],
+        env={"EUCHRE_TOKEN": token, "PATH": "/usr/bin:/bin"},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_the_client_plays_a_whole_match_against_the_medium_computer(alice):
+    env = server_env(COMPUTER_MOVE_DELAY_SECONDS="0")
+    server, worker = Server(env).start(), Worker(env).start()
+    try:
+        process = bot(server, token_for(alice), "--computer", "medium", "--target", "5")
+        out, _ = process.communicate(timeout=240)
+    finally:
+        worker.stop()
+        server.stop()
+    assert process.returncode == 0
+    result = json.loads(out.strip().splitlines()[-1])
+    match = Match.objects.get(pk=result["match"])
+    assert match.status == MatchStatus.FINISHED and match.computer == "medium"
+    assert max(match.snapshot["scores"]) >= 5 and result["winner"] in (0, 1)
+
+
+def test_the_client_accepts_a_persons_challenge_and_plays_them(alice, bob):
+    services.player_bot_set(user=alice)
+    # Neither player waits to think: the person's moves are not held to a person's pace.
+    server = Server(server_env(MOVE_LIMIT_PER_10_SECONDS="1000")).start()
+    process = bot(server, token_for(alice))
+    try:
+        challenge = services.challenge_create(
+            user=bob, challenged=alice, target=5, move_seconds=None
+        )
+        deadline = time.monotonic() + 20
+        while (challenge := Challenge.objects.get(pk=challenge.pk)).match_id is None:
+            assert time.monotonic() < deadline, "the bot did not accept the challenge"
+            time.sleep(0.1)
+        asyncio.run(play_as_a_person(server, session_cookie(bob), challenge.match_id))
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        server.stop()
+    match = Match.objects.get(pk=challenge.match_id)
+    assert match.status == MatchStatus.FINISHED and match.end_reason == "played_out"
+
+
+async def play_as_a_person(server: Server, cookie: str, match_id: int) -> None:
+    """The match page's way: the board pushed over the socket, the first action it offers
+    sent back, until the match is over."""
+    person = await Player("bob", cookie).connect(server, match_id)
+    async with asyncio.timeout(240):
+        while "data-match-over" not in person.board:
+            if person.my_turn:
+                await person.act()
+                await person.wait_for(person.version + 1)
+            else:
+                await person.wait_for(person.version + 1, timeout=30)
+    await person.ws.close()
