@@ -42,7 +42,7 @@ def test_a_person_plays_the_reference_bot_a_whole_match(live_server_url, new_pag
         page.select_option("#id_challenge-target", "5")
         page.select_option("#id_challenge-move_seconds", "")
         page.click("[data-action=send-challenge]")
-        page.wait_for_selector("#board .scoreboard", timeout=20_000)  # the bot accepted
+        page.wait_for_selector("#board .scorebox", timeout=20_000)  # the bot accepted
         assert page.locator("#board [data-bot]").count() >= 1
         deadline = time.monotonic() + 180
         while page.locator("#board[data-match-over]").count() == 0:
