@@ -584,7 +584,9 @@ class UserConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             return
         self.session_key = self.scope["session"].session_key
         await self.join_player_group()
-        await self.send(text_data=await in_database(self._render)())
+        # A page still loading when the player's challenge was accepted missed the push that
+        # takes it to the match: it goes there now.
+        await self.send(text_data=await in_database(self._render)(catch_up=True))
 
     async def disconnect(self, code: int) -> None:
         if self.user.is_authenticated:
@@ -600,7 +602,11 @@ class UserConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             html += render_to_string("partials/challenges.html#goto", {"match_id": event["goto"]})
         await self.send(text_data=html)
 
-    def _render(self) -> str:
+    def _render(self, catch_up: bool = False) -> str:
         with translation.override(self.language):
             context = selectors.pending_challenges(user=self.user)
-            return render_to_string("partials/challenges.html#banner", context)
+            html = render_to_string("partials/challenges.html#banner", context)
+        started = selectors.match_just_started(user=self.user) if catch_up else None
+        if started is not None:
+            html += render_to_string("partials/challenges.html#goto", {"match_id": started})
+        return html

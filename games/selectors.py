@@ -136,6 +136,24 @@ def live_workers() -> int:
     return WorkerBeat.objects.filter(seen_at__gte=since).count()
 
 
+# A page that opens within this long of the player's challenge being accepted is taken to the
+# match (its socket was not open to hear the push: the page was loading).
+JUST_STARTED = timedelta(seconds=15)
+
+
+def match_just_started(*, user) -> int | None:
+    """The match a challenge of ``user``'s started moments ago and that they have not opened
+    yet (no socket of theirs on it), or None."""
+    since = timezone.now() - JUST_STARTED
+    accepted = Challenge.objects.filter(
+        challenger=user,
+        status=Challenge.Status.ACCEPTED,
+        answered_at__gte=since,
+        match__status=MatchStatus.ACTIVE,
+    ).exclude(match__connections__user=user)
+    return accepted.values_list("match_id", flat=True).first()
+
+
 def forget_presence(match_id: int) -> None:
     _presence.pop(match_id, None)
 

@@ -90,6 +90,31 @@ async def test_a_challenge_reaches_every_page_and_its_acceptance_takes_the_chall
         await ws.disconnect()
 
 
+async def test_a_page_that_was_loading_when_the_challenge_was_accepted_goes_to_the_match(
+    alice, bob
+):
+    challenge = await database_sync_to_async(services.challenge_create)(user=alice, challenged=bob)
+    match = await database_sync_to_async(services.challenge_accept)(
+        user=bob, challenge_id=challenge.pk
+    )  # the push went out while alice's page had no socket open (it was loading)
+    page = await socket(alice, "/ws/me/")
+    assert (await page.connect())[0]
+    assert f'data-goto="/matches/{match.pk}/"' in await page.receive_from(timeout=5)
+    await page.disconnect()
+    opened = await socket(alice, f"/ws/matches/{match.pk}/")  # once she is there: no more
+    assert (await opened.connect())[0]
+    await board(opened)
+    again = await socket(alice, "/ws/me/")
+    assert (await again.connect())[0]
+    assert "data-goto" not in await again.receive_from(timeout=5)
+    await again.disconnect()
+    await opened.disconnect()
+    other = await socket(bob, "/ws/me/")  # the one who accepted went there with the answer
+    assert (await other.connect())[0]
+    assert "data-goto" not in await other.receive_from(timeout=5)
+    await other.disconnect()
+
+
 async def test_an_accepted_rematch_takes_the_offerers_page_to_the_new_match(alice, bob):
     finished = await database_sync_to_async(play_to_the_end)(
         await database_sync_to_async(start)(alice, bob)
