@@ -14,12 +14,15 @@ def test_the_hint_button_shows_the_computers_choice_and_why(live_server_url, new
     match = services.match_create_computer(user=alice, strength="hard")
     page = new_page(logged_in=alice)
     page.goto(f"{live_server_url}/matches/{match.pk}/")
-    # The computer may move first (its task, a beat later): then the button comes with the push.
-    for _ in range(3):  # a board pushed meanwhile (the socket's first) may replace the answer
+    # The computer may move first (its task, a beat later): then the button comes with the
+    # push. A board pushed meanwhile (the socket's first, the computer's move) replaces the
+    # answer, and a click that raced the computer's move is refused: ask again, as a player
+    # would, until the answer stays.
+    for _ in range(10):
         page.click("#board [data-action=hint]", timeout=15_000)
         try:
             page.wait_for_selector("#hint [data-hint-why]", timeout=3_000)
             break
         except PlaywrightTimeout:
             continue
-    assert page.locator("#hint [data-hint-action]").inner_text().startswith("Hint:")
+    assert page.locator("#hint [data-hint-action]").inner_text(timeout=1_000).startswith("Hint:")
