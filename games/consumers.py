@@ -97,8 +97,8 @@ class PlayerSockets:
 class Dispatch:
     """Channels' ``dispatch``, less its first step: closing stale database connections, which
     costs every message (each push, each frame) a trip to a worker thread and back. These
-    consumers reach the database only through ``database_sync_to_async``, which closes
-    them itself (on Channels' one database thread per process). tests/web/test_dispatch.py
+    consumers reach the database only through ``in_database`` (``database_sync_to_async``),
+    which closes them itself, in the sockets' database threads. tests/web/test_dispatch.py
     fails if Channels' own ``dispatch`` comes to do more than that first step."""
 
     async def dispatch(self, message: dict) -> None:

@@ -85,6 +85,13 @@ class MatchOptions(models.Model):
         return {name: getattr(self, name) for name in self.OPTION_FIELDS}
 
 
+def closed_to_watchers(status: str, spectators_allowed: bool, seat: int | None) -> bool:
+    """Whether a viewer at ``seat`` (None: not a player) may not follow a match: it is in
+    play, its players did not let others watch, and the viewer is not one of them. (Open, the
+    invite must still show; over, its result and replay are for everyone.)"""
+    return status == MatchStatus.ACTIVE and not spectators_allowed and seat is None
+
+
 class Match(MatchOptions):
     player0 = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.PROTECT, related_name="+", null=True, blank=True
@@ -162,14 +169,7 @@ class Match(MatchOptions):
         return None
 
     def closed_to(self, user) -> bool:
-        """Whether ``user`` may not follow this match: it is in play, its players did not let
-        others watch, and ``user`` is not one of them. (Open, the invite must still show; over,
-        its result and replay are for everyone.)"""
-        return (
-            self.status == MatchStatus.ACTIVE
-            and not self.spectators_allowed
-            and self.seat_of(user) is None
-        )
+        return closed_to_watchers(self.status, self.spectators_allowed, self.seat_of(user))
 
     def opponent_of(self, user):
         seat = self.seat_of(user)

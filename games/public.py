@@ -13,7 +13,7 @@ from datetime import datetime
 from .engine import State, first_dealer, view_for
 from .engine.verify import commitment
 from .engine.view import View
-from .models import Match, MatchStatus, PlayerRating
+from .models import Match, MatchStatus, PlayerRating, closed_to_watchers
 from .selectors import is_bot
 from .services import claim_opens_at
 
@@ -82,12 +82,7 @@ class PublicMatch:
         return self.names[self.player_ids.index(self.winner_id)]
 
     def closed_to(self, user) -> bool:
-        """As ``Match.closed_to``: in play, closed to watchers, and ``user`` not a player."""
-        return (
-            self.status == MatchStatus.ACTIVE
-            and not self.spectators_allowed
-            and self.seat_of(user) is None
-        )
+        return closed_to_watchers(self.status, self.spectators_allowed, self.seat_of(user))
 
     def seat_of(self, user) -> int | None:
         if user is None or not user.is_authenticated or user.pk not in self.player_ids:

@@ -115,16 +115,6 @@ def presence(*, match_ids: list[int]) -> dict[int, Presence]:
     return found
 
 
-def present_user_ids(*, match_id: int) -> frozenset[int]:
-    """The match's players with a live socket on it."""
-    return presence(match_ids=[match_id])[match_id].players
-
-
-def spectators(*, match_ids: list[int]) -> dict[int, int]:
-    """How many people watch each match (live sockets of others than its players)."""
-    return {match_id: here.watching for match_id, here in presence(match_ids=match_ids).items()}
-
-
 def match_versions(*, match_ids: set[int]) -> dict[int, int]:
     """Each match's version now, by id (cheaper than the matches)."""
     return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))

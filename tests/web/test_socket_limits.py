@@ -127,6 +127,6 @@ def test_presence_counts_the_players_only_so_pushes_do_not_grow_with_the_crowd(
     services.connection_open(match_id=match.pk, user=bob, channel_name="bob")
     selectors.forget_presence(match.pk)
     try:
-        assert selectors.present_user_ids(match_id=match.pk) == {bob.pk}
+        assert selectors.presence(match_ids=[match.pk])[match.pk].players == {bob.pk}
     finally:
         selectors.forget_presence(match.pk)  # the next test's match may have the same id
