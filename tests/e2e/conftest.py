@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from tests.conftest import missing
@@ -38,10 +39,24 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.e2e)
 
 
+def forget_rate_limits() -> None:
+    """With Redis, the live server's rate-limit counts (sign-ups and log-ins from 127.0.0.1,
+    moves) outlive a run: an earlier run's would refuse this one's players. Each run starts
+    with none of its own prefix's."""
+    if not settings.REDIS_URL:
+        return
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    for key in client.scan_iter(f"{settings.REDIS_PREFIX}:*"):
+        client.delete(key)
+
+
 @pytest.fixture(scope="session")
 def live_server_url(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         env = server_env()
+    forget_rate_limits()
     server = Server(env)
     server.start()
     worker = Worker(env).start()  # the computer's turns and the clocks, as `make run` has
