@@ -8,8 +8,11 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # `make test` runs everything; PYTEST_ARGS narrows it (e.g. PYTEST_ARGS="tests/engine -x").
 PYTEST_ARGS ?=
-# Each pytest run spreads its test files over this many processes (pytest-xdist; 0: one).
+# The tests without a browser spread their files over this many processes (pytest-xdist; 0:
+# one). The browser tests run in one: two browsers, two servers and two workers at once on two
+# cores made their timings (a clock read on arrival, a pushed board) fail now and then.
 PYTEST_WORKERS ?= auto
+E2E_WORKERS ?= 0
 
 .PHONY: run test lint format bench clean superuser
 
@@ -43,10 +46,10 @@ superuser: $(VENV)/.runtime
 # Browser tests (-m e2e) run in a pytest process of their own (see tests/e2e/conftest.py);
 # Exit code 5 means PYTEST_ARGS selected no test for that process.
 PYTEST := SECRET_KEY=$${SECRET_KEY:-test-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz} \
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest --dist loadfile
 test: $(VENV)/.dev
-	$(PYTEST) -m "not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
-	$(PYTEST) -m e2e $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(PYTEST) -n $(PYTEST_WORKERS) -m "not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(PYTEST) -n $(E2E_WORKERS) -m e2e $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
