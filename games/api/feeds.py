@@ -24,6 +24,21 @@ RECENT_MOVES = 8
 _recent: dict[int, tuple[float, Match, int, list[Move]]] = {}
 
 
+def remember_move(match: Match, *, user, action: str) -> None:
+    """``match`` as ``user``'s move (just committed, in this process) left it: this process's
+    streams of the match that were up to date take the move and the match from here, without
+    reading them back (a later read already remembered is kept)."""
+    remembered = _recent.get(match.pk)
+    if remembered is not None and remembered[1].version >= match.version:
+        return
+    row = Move(
+        match=match, seq=match.move_count, seat=match.seat_of(user), player=user,
+        action=action.strip(),  # as the move's form cleaned it: the text that was applied
+        version=match.version,
+    )  # fmt: skip
+    _recent[match.pk] = (time.monotonic() + RECENT_SECONDS, match, match.version - 1, [row])
+
+
 class Closed(Exception):
     """The stream ends: its token was revoked (or its player suspended), or the match closed
     to its viewer. ``code`` says which."""

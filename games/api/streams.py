@@ -14,7 +14,6 @@ import random
 from collections.abc import AsyncIterator
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -22,13 +21,13 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .. import refusals, services, throttle
-from ..consumers import Dispatch
+from ..consumers import Dispatch, in_database
 from ..i18n import language_for_scope
 from ..models import ApiToken
 from ..moves import Unreadable, move_submit
 from ..realtime import twice
 from .auth import Unauthorized, authenticate, token_from_header
-from .feeds import AccountFeed, Closed, Feed, MatchFeed
+from .feeds import AccountFeed, Closed, Feed, MatchFeed, remember_move
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +73,7 @@ async def ndjson(feed: Feed, first: list[dict], language: str) -> AsyncIterator[
                 yield b"\n"
             if message is None or feed.wants(message):
                 try:
-                    events = await database_sync_to_async(_on)(feed, message, language)
+                    events = await in_database(_on)(feed, message, language)
                 except Closed as closed:
                     with translation.override(language):
                         yield line(closed_event(closed.code))
@@ -128,7 +127,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         self.last_event = 0.0  # when the socket last handled an event (the loop's clock)
         await self.accept()
         try:
-            self.feed, first = await database_sync_to_async(self._open)()
+            self.feed, first = await in_database(self._open)()
         except throttle.Throttled as error:
             await self._refuse("too_many", error.message, TOO_MANY)
             return
@@ -203,7 +202,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         self.last_event = asyncio.get_running_loop().time()
         async with self.lock:  # a push, a beat and a move's answer: one at a time, in order
             try:
-                events = await database_sync_to_async(_on)(self.feed, message, self.language)
+                events = await in_database(_on)(self.feed, message, self.language)
             except Closed as closed:
                 with translation.override(self.language):
                     await self.send(text_data=json.dumps(closed_event(closed.code)))
@@ -227,7 +226,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
             await self._error("unreadable", _("That move could not be read"))
             return
         async with self.lock:  # the mover's own state goes out in order with the others
-            events, error = await database_sync_to_async(self._move)(data)
+            events, error = await in_database(self._move)(data)
             await self._send_events(events)
         if error is not None:
             await self.send(text_data=json.dumps(error))
@@ -241,6 +240,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
             try:
                 row = authenticate_again(self.feed.token_id, "play")
                 match = move_submit(user=row.user, match_id=self.feed.match_id, data=data, api=True)
+                remember_move(match, user=row.user, action=str(data["action"]))
             except Unreadable:
                 error = {"code": "unreadable", "detail": _("That move could not be read")}
             except throttle.Throttled as refused:

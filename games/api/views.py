@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from django.db import close_old_connections
 from django.http import Http404, HttpRequest, JsonResponse, StreamingHttpResponse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -20,7 +21,7 @@ from ..models import Match
 from ..moves import Unreadable, move_submit
 from . import shapes
 from .auth import Unauthorized, authenticate
-from .feeds import AccountFeed, MatchFeed, challenge
+from .feeds import AccountFeed, MatchFeed, challenge, remember_move
 from .streams import ndjson
 
 DESCRIPTION = """Play two-hand euchre from a program. Make a token on your settings page and
@@ -290,6 +291,7 @@ def move(request, match_id: Id, payload: MoveIn):
     """Make a move: ``{"action": "play:JH", "version": 12}``, the version being the match's
     as the move was chosen (a stale one is refused with ``stale``)."""
     match = move_submit(user=request.user, match_id=match_id, data=payload.dict(), api=True)
+    remember_move(match, user=request.user, action=payload.action)
     return _answer(match, request.user)
 
 
@@ -357,6 +359,9 @@ def _stream(feed, first: list[dict]) -> StreamingHttpResponse:
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy passes each line on at once
+    # The stream reads in the sockets' database threads (``streams.ndjson``): this request's
+    # pooled connection goes back now, not when the stream ends (hours later, perhaps).
+    close_old_connections()
     return response
 
 

@@ -128,6 +128,30 @@ def test_moves_through_the_api_play_a_whole_match(alice, bob, alice_api, bob_api
     assert history["matches"][0]["id"] == match.pk
 
 
+def test_a_posted_move_reaches_this_processs_streams_without_a_read_and_as_a_read_would(
+    alice, bob, alice_api, django_assert_num_queries
+):
+    from games.api import feeds
+
+    match = start(alice, bob, move_seconds=None)
+    row, _token = services.api_token_create(user=bob, name="bot", scopes=["read"])
+    following = feeds.MatchFeed(token=row, match_id=match.pk)
+    following.start()  # up to date: at the match's version
+    state = match.state
+    assert match.players[state.turn] == alice  # the deal leaves alice to act first
+    action = str(legal_actions(state)[0])
+    answer = alice_api.post(
+        f"/api/v1/matches/{match.pk}/move", {"action": f" {action} ", "version": match.version},
+        content_type="application/json",
+    ).json()  # fmt: skip
+    with django_assert_num_queries(0):
+        sent = following.changed(at_least=answer["match"]["version"])
+    feeds._recent.clear()
+    read = feeds.MatchFeed(token=row, match_id=match.pk, since=match.version).start()
+    assert sent == read
+    assert [e["type"] for e in sent] == ["move", "state"] and sent[0]["action"] == action
+
+
 def test_move_refusals_are_json_with_the_players_words(alice, bob, alice_api, carol):
     match = start(alice, bob, move_seconds=None)
     url = f"/api/v1/matches/{match.pk}/move"
