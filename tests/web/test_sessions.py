@@ -92,6 +92,27 @@ async def test_a_socket_whose_session_ended_cannot_move_even_if_the_news_was_los
     assert await moves(match.pk) == 0
 
 
+async def test_a_socket_that_moved_cannot_move_again_once_the_password_changed_unheard(
+    alice, bob, monkeypatch
+):
+    # Its session was checked (and found good) at its first move; the second check must not
+    # take that for granted once the password is another.
+    match, player, action, _client, ws = await a_socket_on_the_turn(alice, bob)
+    await send_move(ws, action)
+    assert version_of(await board(ws, version=2)) == 2
+    monkeypatch.setattr(realtime, "send_to_group", lambda group, event: None)  # news lost
+
+    @database_sync_to_async
+    def change_password():
+        player.set_password("changed elsewhere 7")
+        player.save()
+
+    await change_password()
+    await send_move(ws, action, version=2)
+    assert await closed_with(ws) == 4401
+    assert await moves(match.pk) == 1
+
+
 async def test_a_password_change_closes_the_other_sessions_sockets_and_keeps_this_ones(alice, bob):
     match, player, action, thief, stolen = await a_socket_on_the_turn(alice, bob)
     owner = await database_sync_to_async(logged_in)(player)
