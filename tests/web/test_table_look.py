@@ -93,3 +93,27 @@ def test_the_seats_show_each_players_rating_on_the_page_and_in_pushes(alice, bob
     view = view_of(table.state, table.match.seat_of(alice))
     context = board_context(table.match, view, alice, present=frozenset(), spectators=0)
     assert (context["my_rating"], context["their_rating"]) == ("1500?", "1612")
+
+
+def test_a_card_face_is_the_partials_markup_in_the_language_of_the_moment():
+    # Faces are rendered once per process and kept: the words must still follow the language.
+    from django.template import Context, Template
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from games.board import Card
+
+    tag = Template('{% load cards %}{% card c %}|{% card c decorative=True %}|{% card c label=x %}')
+    for language in ("en", "th", "en", "am"):
+        with translation.override(language):
+            faces = tag.render(Context({"c": Card("JH"), "x": "words"})).split("|")
+            name = Card("JH").label
+            assert faces[0] == render_to_string("partials/card.html", {"card": Card("JH")})
+            assert f'aria-label="{name}"' in faces[0]
+            assert 'aria-hidden="true"' in faces[1] and "aria-label" not in faces[1]
+            assert 'aria-label="words"' in faces[2]
+    names = set()
+    for language in ("en", "th", "am"):
+        with translation.override(language):
+            names.add(Card("JH").label)
+    assert len(names) == 3  # so the loop above saw three different words for the card
