@@ -213,16 +213,33 @@ class Boards(PerLoop):
         table = await asyncio.shield(read)
         if table.match.closed_to(consumer.user):
             return None
-        kind = (
+        kind = self.kind(consumer, table)
+        consumer.ratings = table.match.ratings
+        if kind not in rendered:
+            rendered[kind] = consumer.render(table)
+        return table.match.version, rendered[kind]
+
+    def prime(self, consumer: MatchConsumer, key: tuple, table: Table, html: str) -> None:
+        """A match just changed by ``consumer`` (a move made here) and the board it was sent:
+        the event that change causes needs no read of the match in this process (the
+        opponent's socket, when it is here, is rendered from this), nor that board again."""
+        if key in self.entries:
+            return
+        loop = asyncio.get_running_loop()
+        read = loop.create_future()
+        read.set_result(table)
+        self.entries[key] = (read, {self.kind(consumer, table): html})
+        loop.call_later(self.KEEP_SECONDS, self.entries.pop, key, None)
+
+    @staticmethod
+    def kind(consumer: MatchConsumer, table: Table) -> tuple:
+        """What a board depends on besides the match: the viewer's seat, language and address."""
+        return (
             table.match.seat_of(consumer.user),
             consumer.language,
             consumer.base_url,
             consumer.casual_for_you,
         )
-        consumer.ratings = table.match.ratings
-        if kind not in rendered:
-            rendered[kind] = consumer.render(table)
-        return table.match.version, rendered[kind]
 
     def _read(self, match_id: int) -> asyncio.Future:
         future = asyncio.get_running_loop().create_future()
@@ -280,6 +297,12 @@ def _read(match_id: int) -> Table:
     if match_id not in found:
         raise Match.DoesNotExist
     return found[match_id]
+
+
+def _event_key(match_id: int, event: dict) -> tuple:
+    """Which change of the match an event tells of: its boards are read and rendered once."""
+    version, presence, opened = event.get("version"), event.get("presence"), event.get("opened")
+    return (match_id, version, bool(presence), opened or "")
 
 
 def _base_url(scope) -> str:
@@ -388,7 +411,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             if content.get("hint"):  # {"hint": 1}: the Hint button's question, not a move
                 await self.send(text_data=await in_database(self._hint)())
                 return
-            shown = await in_database(self._move)(content)
+            version, html, table = await in_database(self._move)(content)
         except (ValueError, Unreadable):  # not JSON, or not a move
             with translation.override(self.language):
                 await self.send(text_data=_error_frame(_("That move could not be read")))
@@ -400,8 +423,11 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             await self._refused(error)
             return
         # The mover's board comes straight back (even with the channel layer down); the
-        # broadcast after the commit brings it to every other socket.
-        await self._show(*shown)
+        # broadcast after the commit brings it to every other socket (in this process, from
+        # the match as this move left it: the event is a move's, nobody arrived or left).
+        key = _event_key(self.match_id, {"version": version})
+        Boards.of_this_loop().prime(self, key, table, html)
+        await self._show(version, html)
 
     async def _refused(self, error: Exception) -> None:
         """The table as it is now, then why the move was refused, in this viewer's language."""
@@ -423,12 +449,13 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             inner = render_to_string("partials/hint.html", context)
             return f'<div id="hint" class="hint" role="status" hx-swap-oob="true">{inner}</div>'
 
-    def _move(self, content: dict) -> tuple[int, str]:
+    def _move(self, content: dict) -> tuple[int, str, Table]:
         self.check_session()  # a session ended since the last frame: nothing is done for it
         with translation.override(self.language):  # a refusal is worded for this player
             match = move_submit(user=self.user, match_id=self.match_id, data=content)
         # The seats' ratings change only when a match ends: until then, those last read here.
-        return match.version, self.render(_table(match, None if match.is_over else self.ratings))
+        table = _table(match, None if match.is_over else self.ratings)
+        return match.version, self.render(table), table
 
     async def match_changed(self, event: dict) -> None:
         if event.get("presence"):
@@ -438,7 +465,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         version = event.get("version")
         if version is not None and version <= self.shown_version:
             return  # this socket already shows this board (the mover's own)
-        key = (self.match_id, version, event.get("presence"), event.get("opened"))
+        key = _event_key(self.match_id, event)
         await self._show_or_close(await Boards.of_this_loop().board(self, key))
 
     async def send_board(self) -> None:

@@ -368,3 +368,35 @@ async def test_reads_wanted_while_one_is_under_way_go_together(monkeypatch):
     assert trips == [[1], [2, 3, 4]]  # one trip for every read wanted meanwhile
     assert results[:3] == [(2, frozenset(), 0), (3, frozenset(), 0), (2, frozenset(), 0)]
     assert isinstance(results[3], Match.DoesNotExist)  # a match that is gone: that socket hears
+
+
+async def test_a_move_made_here_reaches_the_opponents_socket_here_without_a_read(
+    alice, bob, monkeypatch
+):
+    from games import consumers
+
+    match = await start_match(alice, bob)
+    state = match.state
+    mover, other = (alice, bob) if match.seat_of(alice) == state.turn else (bob, alice)
+    sockets = {}
+    for user in (mover, other):
+        sockets[user] = ws = await socket(user, f"/ws/matches/{match.pk}/")
+        await ws.connect()
+        await board(ws)
+    await board(sockets[mover])  # the opponent's arrival
+    reads = []
+    read_many = consumers._read_many
+    monkeypatch.setattr(consumers, "_read_many", lambda ids: reads.append(ids) or read_many(ids))
+    text = str(legal_actions(state)[0])
+    await sockets[mover].send_to(text_data=json.dumps({"action": text, "version": 1}))
+    assert version_of(await board(sockets[mover], version=2)) == 2
+    pushed = await board(sockets[other], version=2)
+    assert reads == []  # the opponent's board came from the match as the move left it
+    # ...and it is the board a read of the match shows that viewer.
+    monkeypatch.setattr(consumers.Boards, "prime", lambda *args: None)
+    await sockets[other].disconnect()
+    again = await socket(other, f"/ws/matches/{match.pk}/")
+    await again.connect()
+    assert await board(again) == pushed
+    for ws in (sockets[mover], again):
+        await ws.disconnect()
