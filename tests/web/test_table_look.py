@@ -103,7 +103,7 @@ def test_a_card_face_is_the_partials_markup_in_the_language_of_the_moment():
 
     from games.board import Card
 
-    tag = Template('{% load cards %}{% card c %}|{% card c decorative=True %}|{% card c label=x %}')
+    tag = Template("{% load cards %}{% card c %}|{% card c decorative=True %}|{% card c label=x %}")
     for language in ("en", "th", "en", "am"):
         with translation.override(language):
             faces = tag.render(Context({"c": Card("JH"), "x": "words"})).split("|")
