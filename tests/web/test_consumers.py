@@ -371,10 +371,11 @@ async def test_reads_wanted_while_one_is_under_way_go_together(monkeypatch):
 
 
 async def test_a_move_made_here_reaches_the_opponents_socket_here_without_a_read(
-    alice, bob, monkeypatch
+    alice, bob, monkeypatch, settings
 ):
     from games import consumers
 
+    settings.REALTIME_CATCH_UP_SECONDS = 60  # no heartbeat's catching up reads meanwhile
     match = await start_match(alice, bob)
     state = match.state
     mover, other = (alice, bob) if match.seat_of(alice) == state.turn else (bob, alice)
