@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -15,27 +16,51 @@ from tests.tasks import age
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def seconds_shown(text: str) -> int:
+    minutes, seconds = text.split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def assert_shows_time_left(shown: str, deadline, loaded_since: float) -> int:
+    """The clock shows the time left until the server's deadline. The page counts down from
+    the moment its board arrived, so it may lag the deadline by at most the time the page
+    took to come (``loaded_since``: when the test asked for it); it never runs ahead of it
+    by more than the second the server rounds down."""
+    left = (deadline - timezone.now()).total_seconds()
+    lag = time.monotonic() - loaded_since
+    value = seconds_shown(shown)
+    assert left - 1 <= value <= left + lag + 1, (shown, left, lag)
+    return value
+
+
 def test_the_clock_counts_down_and_running_out_loses_the_match(
     live_server_url, new_page, alice, bob
 ):
     # Both have made a first move (until then, running out of time only calls the match off).
-    match = age(both_acted(start(alice, bob, move_seconds=30)), 26)  # 4 s left to act
+    match = age(both_acted(start(alice, bob, move_seconds=30)), 25)  # 5 s left to act
+    deadline = match.deadline
     late = match.players[match.state.turn]
     waiting = match.players[match.state.turn ^ 1]
     page = new_page(logged_in=waiting)
+    asked = time.monotonic()
     page.goto(f"{live_server_url}/matches/{match.pk}/")
     clock = page.locator("[data-clock] [data-countdown-text]")
     first = clock.inner_text()
-    assert first in ("0:04", "0:03")
+    value = assert_shows_time_left(first, deadline, asked)
+    assert value > 0, "the page came too late to see the clock count down"
     page.wait_for_function(
         "t => document.querySelector('[data-clock] [data-countdown-text]').textContent !== t",
         arg=first,
         timeout=3_000,
-    )  # it counts down without a reload
+    )  # it counts down without a reload, and keeps to the deadline as it does
+    assert assert_shows_time_left(clock.inner_text(), deadline, asked) < value
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "clock-running.png"))
-    # At zero the worker ends the match, and the page shows it without a reload.
-    page.wait_for_selector("[data-result]", timeout=7_000)
+    # At zero the worker ends the match, and the page shows it without a reload: not before
+    # the deadline, and within a few seconds of it.
+    wait = (deadline - timezone.now()).total_seconds() + 8
+    page.wait_for_selector("[data-result]", timeout=wait * 1000)
+    assert timezone.now() >= deadline
     assert f"{late.username} ran out of time" in page.locator("[data-result]").inner_text()
     assert not page.locator("[data-prompt]").count()  # nobody is waited for any more
     match.refresh_from_db()
