@@ -5,10 +5,12 @@ keyboard alone, reading the board through the accessibility tree."""
 
 from __future__ import annotations
 
+import random
 import re
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from games import services
 from games.models import MatchStatus, PlayerSettings
@@ -115,6 +117,13 @@ def test_two_players_follow_every_card_summary_and_turn_of_a_whole_match(
     shot(phone, "match-over-log-phone")
 
 
+BOARD = """() => {
+  const board = document.querySelector("#board");
+  return [board.dataset.version, board.hasAttribute("data-your-turn"),
+          board.hasAttribute("data-match-over")];
+}"""
+
+
 def test_a_whole_match_against_the_computer_with_the_keyboard_alone(
     live_server_url, new_page, alice
 ):
@@ -125,29 +134,32 @@ def test_a_whole_match_against_the_computer_with_the_keyboard_alone(
     moves = 0
     while True:
         assert time.monotonic() < deadline, "the match did not finish in 150 s"
-        board = page.locator("#board")
-        if board.get_attribute("data-match-over") is not None:
+        # One read of the board (a pushed one may replace it at any moment); what follows is
+        # read from that very board, and waits for it.
+        version, my_turn, over = page.evaluate(BOARD)
+        if over:
             break
-        if board.get_attribute("data-your-turn") is None:
-            page.wait_for_selector(
-                "#board[data-your-turn], #board[data-match-over]", timeout=10_000
+        board = page.locator(f"#board[data-version='{version}']")
+        if not my_turn:  # the computer's turn: its move is pushed in
+            expect(page.locator(f"#board:not([data-version='{version}'])")).to_be_attached(
+                timeout=10_000
             )
             continue
-        version = int(board.get_attribute("data-version"))
-        page.wait_for_function(FOCUS_ON_A_CONTROL, timeout=5_000)
-        tree = page.locator("#board form[data-move]").aria_snapshot()
-        page.keyboard.press(key_for(tree, page))
-        page.wait_for_selector(f"#board:not([data-version='{version}'])", timeout=10_000)
+        controls = board.locator("form[data-move]")
+        # The focus came to my controls: an enabled button of this board's form.
+        expect(controls.locator("button:focus")).to_be_enabled(timeout=5_000)
+        page.keyboard.press(key_for(controls.aria_snapshot(), controls))
+        expect(board).not_to_be_attached(timeout=10_000)  # the move brought a new board
         moves += 1
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and moves >= 5
-    assert page.locator("[data-result]").count() == 1
+    expect(page.locator("[data-result]")).to_have_count(1)
 
 
 CALLS = [("Order it up", "O"), ("Accept it", "A"), ("Take it up", "T")]
 
 
-def key_for(tree: str, page) -> str:
+def key_for(tree: str, controls) -> str:
     """The key a keyboard player presses, from what the accessibility tree offers."""
     for name, key in CALLS:
         if f'button "{name}' in tree:
@@ -158,8 +170,7 @@ def key_for(tree: str, page) -> str:
     assert re.search(r'button "(Play|Discard) ', tree), tree
     if "not playable now" in tree:
         assert re.search(r'img "[^"]+, not playable now"', tree)
-    focused = page.evaluate("document.activeElement.textContent.trim()")
-    if focused.startswith("Play ") and page.evaluate("Math.random() < 0.5"):
+    focused = controls.locator("button:focus")
+    if focused.text_content().strip().startswith("Play ") and random.random() < 0.5:
         return "Enter"  # the focused card (the first playable)
-    digit = page.evaluate("document.activeElement.dataset.key")
-    return digit  # 1-6: the n-th card of the hand
+    return focused.get_attribute("data-key")  # 1-6: the n-th card of the hand
