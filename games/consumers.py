@@ -201,11 +201,17 @@ class Boards(PerLoop):
         self.entries: dict[tuple, tuple[asyncio.Future, dict]] = {}
         self.wanted: dict[int, list[asyncio.Future]] = {}
         self.reader: asyncio.Task | None = None
+        self.moves: dict[int, set[asyncio.Future]] = {}  # moves under way here, by match
 
     async def board(self, consumer: MatchConsumer, key: tuple) -> tuple[int, str] | None:
         """The board ``consumer``'s viewer sees after the event ``key`` (match id first); None
         if the match is now closed to that viewer (a private match they saw open started)."""
         entry = self.entries.get(key)
+        if entry is None and key[2:] == (False, "") and self.moves.get(key[0]):
+            # A move's event while a move of this match is under way here: its push can come
+            # back before the mover's socket primed the boards (``prime``). Wait for that.
+            await asyncio.wait(set(self.moves[key[0]]), timeout=1.0)
+            entry = self.entries.get(key)
         if entry is None:
             entry = self.entries[key] = (self._read(key[0]), {})
             asyncio.get_running_loop().call_later(self.KEEP_SECONDS, self.entries.pop, key, None)
@@ -230,6 +236,20 @@ class Boards(PerLoop):
         read.set_result(table)
         self.entries[key] = (read, {self.kind(consumer, table): html})
         loop.call_later(self.KEEP_SECONDS, self.entries.pop, key, None)
+
+    def moving(self, match_id: int) -> asyncio.Future:
+        """A move on the match is under way in this process (``moved`` when it is over)."""
+        done = asyncio.get_running_loop().create_future()
+        self.moves.setdefault(match_id, set()).add(done)
+        return done
+
+    def moved(self, match_id: int, done: asyncio.Future) -> None:
+        waiting = self.moves.get(match_id, set())
+        waiting.discard(done)
+        if not waiting:
+            self.moves.pop(match_id, None)
+        if not done.done():
+            done.set_result(None)
 
     @staticmethod
     def kind(consumer: MatchConsumer, table: Table) -> tuple:
@@ -411,7 +431,17 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             if content.get("hint"):  # {"hint": 1}: the Hint button's question, not a move
                 await self.send(text_data=await in_database(self._hint)())
                 return
-            version, html, table = await in_database(self._move)(content)
+            boards = Boards.of_this_loop()
+            moving = boards.moving(self.match_id)
+            try:
+                version, html, table = await in_database(self._move)(content)
+                # The broadcast after the commit brings the move to every other socket: in
+                # this process, from the match as this move left it (the event is a move's,
+                # nobody arrived or left), not read again.
+                key = _event_key(self.match_id, {"version": version})
+                boards.prime(self, key, table, html)
+            finally:
+                boards.moved(self.match_id, moving)
         except (ValueError, Unreadable):  # not JSON, or not a move
             with translation.override(self.language):
                 await self.send(text_data=_error_frame(_("That move could not be read")))
@@ -422,11 +452,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         except (services.GameError, throttle.Throttled) as error:
             await self._refused(error)
             return
-        # The mover's board comes straight back (even with the channel layer down); the
-        # broadcast after the commit brings it to every other socket (in this process, from
-        # the match as this move left it: the event is a move's, nobody arrived or left).
-        key = _event_key(self.match_id, {"version": version})
-        Boards.of_this_loop().prime(self, key, table, html)
+        # The mover's board comes straight back (even with the channel layer down).
         await self._show(version, html)
 
     async def _refused(self, error: Exception) -> None:

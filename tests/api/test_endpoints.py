@@ -129,18 +129,18 @@ def test_moves_through_the_api_play_a_whole_match(alice, bob, alice_api, bob_api
 
 
 def test_a_posted_move_reaches_this_processs_streams_without_a_read_and_as_a_read_would(
-    alice, bob, alice_api, django_assert_num_queries
+    alice, bob, django_assert_num_queries
 ):
     from games.api import feeds
 
     match = start(alice, bob, move_seconds=None)
-    row, _token = services.api_token_create(user=bob, name="bot", scopes=["read"])
+    state = match.state
+    mover, other = match.players[state.turn], match.players[state.turn ^ 1]
+    row, _token = services.api_token_create(user=other, name="bot", scopes=["read"])
     following = feeds.MatchFeed(token=row, match_id=match.pk)
     following.start()  # up to date: at the match's version
-    state = match.state
-    assert match.players[state.turn] == alice  # the deal leaves alice to act first
     action = str(legal_actions(state)[0])
-    answer = alice_api.post(
+    answer = program(token_for(mover)).post(
         f"/api/v1/matches/{match.pk}/move", {"action": f" {action} ", "version": match.version},
         content_type="application/json",
     ).json()  # fmt: skip
