@@ -452,8 +452,9 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         except (services.GameError, throttle.Throttled) as error:
             await self._refused(error)
             return
-        # The mover's board comes straight back (even with the channel layer down).
-        await self._show(version, html)
+        # The mover's board comes straight back (even with the channel layer down), unless
+        # the heartbeat's catching up sent this version meanwhile.
+        await self._show(version, html, again=False)
 
     async def _refused(self, error: Exception) -> None:
         """The table as it is now, then why the move was refused, in this viewer's language."""
@@ -509,10 +510,11 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             return None
         return table.match.version, self.render(table)
 
-    async def _show(self, version: int, html: str) -> None:
+    async def _show(self, version: int, html: str, *, again: bool = True) -> None:
         """Send a board, unless this socket already shows a later one: a push can overtake a
-        board read from the database a moment earlier, and the page must not step back."""
-        if version < self.shown_version:
+        board read from the database a moment earlier, and the page must not step back.
+        ``again``: also when it shows this version (who is connected changed; a refusal)."""
+        if version < self.shown_version or (version == self.shown_version and not again):
             return
         self.shown_version = version
         await self.send(text_data=html)
