@@ -55,9 +55,7 @@ def forget_rate_limits() -> None:
 @pytest.fixture(scope="session")
 def live_server_url(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
-        # The computer waits 0.2 s before its moves, not a person's 0.8 s: no browser test is
-        # about its pace, and a few play whole matches against it.
-        env = server_env(COMPUTER_MOVE_DELAY_SECONDS="0.2")
+        env = server_env()
     forget_rate_limits()
     server = Server(env)
     server.start()

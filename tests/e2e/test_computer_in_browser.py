@@ -37,6 +37,10 @@ def test_a_whole_hand_against_the_hard_computer_without_a_reload(live_server_url
     assert Move.objects.filter(match=match, seat=1).count() >= 5  # the computer played its cards
 
 
+# A board later than the version given is on the page.
+NEWER = "v => Number(document.querySelector('#board')?.dataset.version) > v"
+
+
 def play_against_the_computer(page, match: Match, done, seconds: float = 120) -> None:
     """Click the player's preferred control whenever it is their turn, and wait for the
     computer's move otherwise, until ``done`` holds for the match's hand results."""
@@ -46,12 +50,13 @@ def play_against_the_computer(page, match: Match, done, seconds: float = 120) ->
         board = page.locator("#board")
         version = int(board.get_attribute("data-version"))
         if board.get_attribute("data-your-turn") is None:
-            # The computer's turn: its move is pushed to the page within a few seconds.
-            page.wait_for_selector(f"#board[data-version='{version + 1}']", timeout=5_000)
+            # The computer's turn: its move is pushed to the page within a few seconds (the
+            # board after it may already have come too: the computer can act twice running).
+            page.wait_for_function(NEWER, arg=version, timeout=15_000)
             continue
         for kind in PREFERRED:
             buttons = page.locator(f"#board button[data-action={kind}]")
             if buttons.count():
                 buttons.first.click()
-                page.wait_for_selector(f"#board[data-version='{version + 1}']", timeout=10_000)
+                page.wait_for_function(NEWER, arg=version, timeout=10_000)
                 break
