@@ -91,9 +91,10 @@ def _send(
     }
     layer = get_channel_layer()
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    # A thread serving the server's running loop: a view, a consumer's database call. (A loop
-    # that no longer runs is one this thread served once, gone: pushed from here instead.)
-    if loop is not None and loop.is_running():
+    if loop is not None:  # a thread serving the server's loop: a view, a consumer's database call
+        if not loop.is_running():  # a shutdown: its sockets are closing anyway
+            log.info("server stopping: match %s not pushed", match_id)
+            return
         # Handed to the loop without waiting for it: this thread is the process's one database
         # thread, and the next move should not queue behind a Redis round trip. Pushes handed
         # over in order go out in order (the loop runs them first come, first served).
@@ -175,8 +176,9 @@ def send_to_group(group: str, event: dict) -> None:
     pushes after a commit do, for news that is not a match's."""
     layer = get_channel_layer()
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is not None and loop.is_running():  # the server's loop: handed over, not waited for
-        loop.call_soon_threadsafe(loop.create_task, _pushing_to(layer, group, event))
+    if loop is not None:  # a thread serving the server's loop: handed over, not waited for
+        if loop.is_running():
+            loop.call_soon_threadsafe(loop.create_task, _pushing_to(layer, group, event))
         return
     try:
         _wait_for(twice, layer.group_send, group, event)

@@ -1,28 +1,19 @@
 """Pushes from synchronous code reach the sockets whatever the thread: even one that runs an
-event loop of its own, or one that once served a loop that is gone."""
+event loop of its own."""
 
 from __future__ import annotations
 
 import asyncio
 
-import pytest
-from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 
 from games import realtime
 
 
-@pytest.mark.parametrize("served_a_loop_once", [False, True])
-def test_a_push_from_a_thread_that_runs_an_event_loop_is_not_lost(served_a_loop_once, monkeypatch):
+def test_a_push_from_a_thread_that_runs_an_event_loop_is_not_lost():
     # Playwright's sync API (the browser tests' own process), a notebook: a service called
     # there, with a loop running in the thread, still pushes its news.
     layer = get_channel_layer()
-    if served_a_loop_once:  # as asgiref leaves a thread that ran sync code for a loop
-        gone = asyncio.new_event_loop()
-        gone.close()
-        monkeypatch.setattr(SyncToAsync.threadlocal, "main_event_loop", gone, raising=False)
-    else:
-        monkeypatch.delattr(SyncToAsync.threadlocal, "main_event_loop", raising=False)
 
     async def main():
         channel = await layer.new_channel()
