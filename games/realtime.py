@@ -14,9 +14,7 @@ version when the layer is back (``consumers.Heartbeat``).
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -102,23 +100,9 @@ def _send(
         loop.call_soon_threadsafe(loop.create_task, pushing)
         return
     try:  # the task worker, or a script: no server loop here
-        _wait_for(_group_send, layer, match_group(match_id), event, lobby, watch)
+        async_to_sync(_group_send)(layer, match_group(match_id), event, lobby, watch)
     except Exception:  # the layer is down: the change is saved; sockets catch up by version
         log.warning("could not push match %s to its sockets", match_id, exc_info=True)
-
-
-def _wait_for(coroutine_function, *args) -> None:
-    """Run ``coroutine_function(*args)`` to its end from synchronous code. A thread that
-    already runs an event loop of its own (a script driving a browser with Playwright's sync
-    API, a notebook) cannot wait on another loop there (``async_to_sync`` refuses): the push is
-    made from a thread of its own instead of being lost."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        async_to_sync(coroutine_function)(*args)
-        return
-    with ThreadPoolExecutor(max_workers=1) as thread:
-        thread.submit(async_to_sync(coroutine_function), *args).result()
 
 
 async def _pushing(layer, group: str, event: dict, lobby: tuple, watch: bool) -> None:
@@ -181,7 +165,7 @@ def send_to_group(group: str, event: dict) -> None:
             loop.call_soon_threadsafe(loop.create_task, _pushing_to(layer, group, event))
         return
     try:
-        _wait_for(twice, layer.group_send, group, event)
+        async_to_sync(twice)(layer.group_send, group, event)
     except Exception:  # the layer is down: each socket checks its session on its next frame
         log.warning("could not send %s to %s", event["type"], group, exc_info=True)
 
