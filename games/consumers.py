@@ -207,7 +207,7 @@ class Boards(PerLoop):
         """The board ``consumer``'s viewer sees after the event ``key`` (match id first); None
         if the match is now closed to that viewer (a private match they saw open started)."""
         entry = self.entries.get(key)
-        if entry is None and key[2:] == (False, "") and self.moves.get(key[0]):
+        if entry is None and _is_a_moves(key) and self.moves.get(key[0]):
             # A move's event while a move of this match is under way here: its push can come
             # back before the mover's socket primed the boards (``prime``). Wait for that.
             await asyncio.wait(set(self.moves[key[0]]), timeout=1.0)
@@ -323,6 +323,11 @@ def _event_key(match_id: int, event: dict) -> tuple:
     """Which change of the match an event tells of: its boards are read and rendered once."""
     version, presence, opened = event.get("version"), event.get("presence"), event.get("opened")
     return (match_id, version, bool(presence), opened or "")
+
+
+def _is_a_moves(key: tuple) -> bool:
+    """Whether the event ``key`` (``_event_key``) tells of a move: nobody arrived or left."""
+    return len(key) == 4 and not key[2] and not key[3]
 
 
 def _base_url(scope) -> str:
