@@ -22,18 +22,24 @@ from .ratings import _rate
 def _player_locked(*users) -> None:
     """Lock the players' rows (in id order: no deadlock): their requests that count what they
     have (open matches, reports...) then add one take turns, so two at once cannot both pass a
-    cap. A match row, when one is locked too, is locked first."""
+    cap. A match row, when one is locked too, is locked first.
+
+    Like the match's, the lock is FOR NO KEY UPDATE: a row that refers to the player (a socket's
+    presence, a new match) can be written meanwhile. FOR UPDATE would make such a write wait,
+    and two requests could each wait for the other's lock: a deadlock."""
     pks = sorted(u.pk for u in users)
-    list(
-        get_user_model().objects.select_for_update().filter(pk__in=pks).order_by("pk").values("pk")
-    )
+    players = get_user_model().objects.select_for_update(no_key=True)
+    list(players.filter(pk__in=pks).order_by("pk").values("pk"))
 
 
 def _locked(match_id: int) -> Match:
     try:
         # The players come in the same query (the board answering the request needs them);
-        # only the match row is locked.
-        matches = Match.objects.select_for_update(of=("self",))
+        # only the match row is locked, FOR NO KEY UPDATE: rows that refer to the match (a
+        # socket's presence, an analysis) can be written meanwhile. With FOR UPDATE, a socket
+        # opening (player locked, then its presence row refers to the match) and a rematch
+        # (match locked, then the player) each waited for the other: PostgreSQL's deadlock.
+        matches = Match.objects.select_for_update(of=("self",), no_key=True)
         players = ("player0", "player1", "player0__settings", "player1__settings")
         match = matches.select_related(*players).get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
