@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from .. import services
 from ..models import Challenge, Match, MatchStatus, Move
 from ..realtime import api_token_group, lobby_user_group, match_group, user_group
 from ..selectors import my_active_matches, pending_challenges
@@ -79,6 +80,16 @@ class Feed:
     def changed(self) -> list[dict]:
         raise NotImplementedError
 
+    # The stream's life, for what it records while open (a match's stream: presence).
+    def arrive(self, name: str) -> None:
+        """The stream is open; ``name`` is unique to it. Called after ``start``."""
+
+    def still_here(self) -> None:
+        """The stream's heartbeat."""
+
+    def leave(self) -> None:
+        """The stream closed."""
+
 
 class MatchFeed(Feed):
     """One match: every change with its version, for a player or a spectator."""
@@ -90,6 +101,8 @@ class MatchFeed(Feed):
         # The players as shown, read with the match once (and again if someone joins).
         self.player_ids: tuple | None = None
         self.players: list | None = None
+        self.playing = False  # the token's player has a seat: the stream counts for presence
+        self.present = ""  # the name its presence row has while the stream is open
 
     def groups(self) -> list[str]:
         return [match_group(self.match_id), *super().groups()]
@@ -144,7 +157,26 @@ class MatchFeed(Feed):
             raise NotFound("no_such_match")
         if match.closed_to(self.user):
             raise NotAllowed("not_open_to_watch")
+        self.playing = match.seat_of(self.user) is not None
         return self._since(match, moves)
+
+    # A player's stream of their match puts them at it, as their page's socket does: the
+    # opponent's board shows a program that follows the match as there, not away.
+    def arrive(self, name: str) -> None:
+        if self.playing and not self.present:
+            services.connection_open(
+                match_id=self.match_id, user=self.user, channel_name=name, capped=False
+            )
+            self.present = name
+
+    def still_here(self) -> None:
+        if self.present:  # the row does not expire while the stream is open
+            services.connections_touch(channel_names=[self.present])
+
+    def leave(self) -> None:
+        if self.present:
+            services.connection_close(match_id=self.match_id, channel_name=self.present)
+            self.present = ""
 
     def changed(self, at_least: int | None = None) -> list[dict]:
         match, moves = self._read(at_least)

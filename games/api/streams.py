@@ -62,15 +62,18 @@ async def ndjson(feed: Feed, first: list[dict], language: str) -> AsyncIterator[
         for group in groups:
             with contextlib.suppress(Exception):  # the layer is down: heartbeats catch up
                 await twice(layer.group_add, group, channel)
+        await in_database(feed.arrive)(channel)
         for event in first:
             yield line(event)
         loop = asyncio.get_running_loop()
         beat = loop.time()
         message: dict | None = {"type": "catch.up"}  # joined: whatever came since the read
         while True:
-            if message is None and loop.time() - beat >= settings.REALTIME_HEARTBEAT_SECONDS:
+            if loop.time() - beat >= settings.REALTIME_HEARTBEAT_SECONDS:
                 beat = loop.time()
-                yield b"\n"
+                await in_database(feed.still_here)()  # busy or idle, the stream is here
+                if message is None:
+                    yield b"\n"
             if message is None or feed.wants(message):
                 try:
                     events = await in_database(_on)(feed, message, language)
@@ -97,6 +100,8 @@ async def ndjson(feed: Feed, first: list[dict], language: str) -> AsyncIterator[
         for group in groups:
             with contextlib.suppress(Exception):
                 await layer.group_discard(group, channel)
+        with contextlib.suppress(Exception):  # else its row expires (PRESENCE_TIMEOUT)
+            await in_database(feed.leave)()
 
 
 def _on(feed: Feed, message: dict | None, language: str) -> list[dict]:
@@ -140,6 +145,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         for group in self.feed.groups():
             with contextlib.suppress(Exception):
                 await twice(self.channel_layer.group_add, group, self.channel_name)
+        await in_database(self.feed.arrive)(self.channel_name)
         await self._send_events(first)
         await self._handle({"type": "catch.up"})
         self.beat = asyncio.create_task(self._heartbeat())
@@ -172,6 +178,8 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         for group in self.feed.groups():
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_discard(group, self.channel_name)
+        with contextlib.suppress(Exception):  # else its row expires (PRESENCE_TIMEOUT)
+            await in_database(self.feed.leave)()
 
     async def dispatch(self, message: dict) -> None:
         if message["type"].startswith("websocket."):
@@ -185,7 +193,14 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         loop = asyncio.get_running_loop()
         every = _catch_up_seconds()
         await asyncio.sleep(every * random.uniform(0.5, 1.0))
+        touched = loop.time()
         while True:
+            if loop.time() - touched >= settings.REALTIME_HEARTBEAT_SECONDS:
+                touched = loop.time()
+                try:
+                    await in_database(self.feed.still_here)()
+                except Exception:
+                    log.warning("api socket heartbeat: presence", exc_info=True)
             idle = loop.time() - self.last_event
             if idle < every:
                 await asyncio.sleep(every - idle)

@@ -14,18 +14,21 @@ from .errors import TooOften
 from .play_again import rematch_check_left
 
 
-def connection_open(*, match_id: int, user, channel_name: str) -> Match:
+def connection_open(*, match_id: int, user, channel_name: str, capped: bool = True) -> Match:
     """A socket opened on the match: recorded for presence (when a player arrived, the match's
     other sockets hear of it). Returns the match as it stands, for the new socket's first board.
 
     Refused (TooOften) past ``SOCKETS_PER_PLAYER`` live sockets of this player, or past
-    ``SOCKETS_PER_MATCH`` on the match for a spectator (its players always get in)."""
+    ``SOCKETS_PER_MATCH`` on the match for a spectator (its players always get in).
+    ``capped=False``: a program's stream of its own match (``games.api``), which counts for
+    presence but not against the cap a person's pages have; a bot may play many matches at
+    once, and the API's request limit bounds its streams."""
     with transaction.atomic():
         # A player's sockets open one at a time, so their cap holds exactly; a match's holds
         # give or take the arrivals of the same instant.
         _player_locked(user)
         live = Connection.objects.filter(seen_at__gte=timezone.now() - PRESENCE_TIMEOUT)
-        if live.filter(user=user).count() >= settings.SOCKETS_PER_PLAYER:
+        if capped and live.filter(user=user).count() >= settings.SOCKETS_PER_PLAYER:
             raise TooOften("too_many_sockets")
         match = Match.objects.select_related("player0", "player1", "winner").get(pk=match_id)
         playing = match.seat_of(user) is not None

@@ -4,8 +4,10 @@ send, a reconnect that gets exactly what it missed, and a revoked token closing 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
+import re
 
 import pytest
 from channels.db import database_sync_to_async
@@ -39,6 +41,13 @@ class HttpStream:
         return json.loads(line)
 
     async def close(self) -> None:
+        """The client goes: as the server does then, the read under way is cancelled (the
+        stream's own clean-up runs)."""
+        reading = asyncio.ensure_future(anext(self.lines))
+        await asyncio.sleep(0.05)
+        reading.cancel()
+        with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+            await reading
         await self.lines.aclose()
 
 
@@ -140,6 +149,31 @@ async def test_a_reconnect_with_the_last_version_gets_exactly_what_it_missed(kin
     assert (await until(whole, "move"))["version"] == moved.version
     await whole.close()
     await back.close()
+
+
+@pytest.mark.parametrize("kind", ["http", "websocket"])
+async def test_a_program_following_its_match_is_at_the_table_for_its_opponent(kind, alice, bob):
+    """As a person's open page does, a player's stream shows them at the table on the
+    opponent's board (not away) while it is open, and away once it closes."""
+    match = await db(start)(alice, bob, move_seconds=None)
+    page = AsyncClient()
+    await page.aforce_login(bob)
+
+    async def alice_shown() -> str:
+        html = (await page.get(f"/matches/{match.pk}/")).content.decode()
+        (presence,) = re.findall(r'data-presence="(\w+)"', html)  # the opponent's, alice's
+        return presence
+
+    assert await alice_shown() == "away"
+    stream = await open_stream(kind, await db(token_for)(alice), f"matches/{match.pk}")
+    await stream.next()
+    assert await alice_shown() == "here"
+    await stream.close()
+    assert await alice_shown() == "away"
+    watching = await open_stream(kind, await db(token_for)(bob), f"matches/{match.pk}")
+    await watching.next()  # bob's own stream: bob is at the table, alice still away
+    assert await alice_shown() == "away"
+    await watching.close()
 
 
 @pytest.mark.parametrize("kind", ["http", "websocket"])

@@ -8,6 +8,7 @@ import sys
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from games import services
 from games.models import Match, MatchStatus
@@ -44,6 +45,10 @@ def test_a_person_plays_the_reference_bot_a_whole_match(live_server_url, new_pag
         page.click("[data-action=send-challenge]")
         page.wait_for_selector("#board .scorebox", timeout=20_000)  # the bot accepted
         assert page.locator("#board [data-bot]").count() >= 1
+        # The bot follows the match on its stream: at the table, as a person's open page is.
+        expect(page.locator("#board [data-presence]")).to_have_attribute(
+            "data-presence", "here", timeout=10_000
+        )
         deadline = time.monotonic() + 180
         while page.locator("#board[data-match-over]").count() == 0:
             assert time.monotonic() < deadline, "the match did not end in three minutes"
