@@ -383,6 +383,7 @@ class ModerationAction(AppendOnly):
         REINSTATE = "reinstate", _("Reinstate player")
         RESOLVE_REPORT = "resolve", _("Resolve report")
         DISMISS_REPORT = "dismiss", _("Dismiss report")
+        REVOKE_TOKEN = "revoke_token", _("Revoke API token")
 
     moderator = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
     kind = models.CharField(max_length=16, choices=Kind)

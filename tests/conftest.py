@@ -102,10 +102,11 @@ def moderators_group(db):
     from django.contrib.auth.models import Group, Permission
     from django.db.models import Q
 
-    migration = importlib.import_module("games.migrations.0003_moderators_group")
     group, _ = Group.objects.get_or_create(name="Moderators")
     wanted = Q(pk__in=[])
-    for app, codenames in migration.PERMISSIONS.items():
-        wanted |= Q(content_type__app_label=app, codename__in=codenames)
+    for name in ("0003_moderators_group", "0016_api_token_moderation"):
+        migration = importlib.import_module(f"games.migrations.{name}")
+        for app, codenames in migration.PERMISSIONS.items():
+            wanted |= Q(content_type__app_label=app, codename__in=codenames)
     group.permissions.set(Permission.objects.filter(wanted))
     return group

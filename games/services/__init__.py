@@ -44,6 +44,7 @@ from .matches import (
     move_apply,
 )
 from .moderation import (
+    api_token_revoke_moderated,
     match_abort_moderated,
     match_adjudicate,
     match_void,
@@ -79,6 +80,7 @@ __all__ = [
     "match_analyse",
     "api_token_create",
     "api_token_revoke",
+    "api_token_revoke_moderated",
     "token_digest",
     "player_bot_challenges_set",
     "player_bot_set",

@@ -8,13 +8,15 @@ from django.utils import timezone
 
 from .. import realtime
 from ..models import (
+    ApiToken,
     EndReason,
     Match,
     MatchStatus,
     ModerationAction,
 )
+from .api_tokens import api_token_revoke
 from .core import _finish, _locked, _save
-from .errors import Conflict, GameError
+from .errors import Conflict, GameError, NotFound
 from .ratings import rating_changes_reverse
 
 
@@ -102,3 +104,19 @@ def player_reinstate(*, moderator, player, reason: str) -> None:
         player.is_active = True
         player.save(update_fields=["is_active"])
         _audit(moderator, ModerationAction.Kind.REINSTATE, reason, player=player)
+
+
+def api_token_revoke_moderated(*, moderator, token_id: int, reason: str) -> ApiToken:
+    """A moderator stops a program (one token) without suspending its player: the token and
+    its open streams stop at once, as when the player revokes it; audited. One revoked
+    already stays as it is (nothing to audit)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        row = ApiToken.objects.select_related("user").filter(pk=token_id).first()
+        if row is None:
+            raise NotFound("no_such_token")
+        was_live = row.revoked_at is None
+        row = api_token_revoke(user=row.user, token_id=row.pk)
+        if was_live:
+            _audit(moderator, ModerationAction.Kind.REVOKE_TOKEN, reason, player=row.user)
+    return row

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import Permission
 from django.test import Client
 
 from euchre_site.asgi import application
@@ -224,3 +225,44 @@ def test_a_player_can_report_from_the_replay_too(alice, bob):
     )
     report = Report.objects.get()
     assert (report.reporter, report.reported, report.reason) == (bob, alice, "stalling")
+
+
+def test_a_moderator_stops_a_program_by_revoking_its_token_and_the_player_stays(
+    moderator, alice, bob
+):
+    row, token = services.api_token_create(user=alice, name="my bot", scopes=["read", "play"])
+    program = Client(headers={"authorization": f"Bearer {token}"})
+    assert program.get("/api/v1/account").status_code == 200
+    listing = moderator.client.get("/admin/games/apitoken/?q=alice").content.decode()
+    assert "my bot" in listing and row.digest not in listing  # the hash is not shown either
+    page = moderator.client.post(
+        "/admin/games/apitoken/", {"action": "revoke_tokens", "_selected_action": [row.pk]}
+    ).content.decode()
+    assert "Reason (kept in the audit log)" in page
+    response = run_action(moderator, "games/apitoken", "revoke_tokens", [row.pk], reason="Spam")
+    assert "Revoke API tokens: 1 done." in response.content.decode()
+    refused = program.get("/api/v1/account")
+    assert refused.status_code == 401 and refused.json()["code"] == "unauthorized"
+    alice.refresh_from_db()
+    assert alice.is_active  # the account stays; only the program stopped
+    audit = ModerationAction.objects.get()
+    assert (audit.kind, audit.player, audit.reason) == ("revoke_token", alice, "Spam")
+    # Again: nothing more to do, and nothing more in the audit log.
+    run_action(moderator, "games/apitoken", "revoke_tokens", [row.pk], reason="Spam")
+    assert ModerationAction.objects.count() == 1
+
+
+def test_only_moderators_who_may_suspend_may_revoke_tokens(django_user_model, alice):
+    row, _token = services.api_token_create(user=alice, name="my bot", scopes=["read"])
+    viewer = django_user_model.objects.create_user("viewer", password="Look-only-1", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_apitoken"))
+    client = Client()
+    client.force_login(viewer)
+    listing = client.get("/admin/games/apitoken/").content.decode()
+    assert "my bot" in listing and "revoke_tokens" not in listing
+    client.post(
+        "/admin/games/apitoken/",
+        {"action": "revoke_tokens", "_selected_action": [row.pk], "apply": "1", "reason": "x"},
+    )
+    row.refresh_from_db()
+    assert row.revoked_at is None
