@@ -1,4 +1,4 @@
-// The match page, between boards: let a completed trick sit on the table for a beat, keep the
+// The match page, between boards: let a trick just completed sit on the table for a beat, keep the
 // move log (appending only new lines, so a screen reader hears each once), call the player back
 // when it is their turn (tab title, favicon, an optional sound, an opt-in notification), and
 // play from the keyboard (focus on the first playable control, 1-6 for cards, letters for calls).
@@ -50,6 +50,41 @@
       }, reducedMotion.matches ? 0 : 450);
     }, PAUSE_MS);
   }
+
+  function lastLine(element) {
+    var lines = element ? element.querySelectorAll("[data-log-source] li[data-key]") : [];
+    return lines.length ? lines[lines.length - 1].dataset.key : "";
+  }
+
+  // The beat (the trick on the table, then the hand's summary or the match's result) is for a
+  // trick just played. A page opened afresh shows the summary or result at once (the trick is
+  // collected after its beat); a board sent again for something else (the socket's first
+  // board, the opponent arriving, a rematch offered or declined) after the beat shows the table
+  // at rest, instead of the result hiding again for two seconds and the trick coming back.
+  var BEAT_MS = 2000; // static/css/site.css: the after-the-trick animation
+  var beatUntil = 0;
+
+  function showAtOnce(element) {
+    var felt = element.querySelector(".felt.after-trick");
+    if (felt) felt.classList.remove("after-trick");
+  }
+
+  document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var current = board();
+    var fragment = event.detail.fragment;
+    var incoming = fragment && fragment.querySelector ? fragment.querySelector("#board") : null;
+    if (!current || !incoming || event.detail.target !== current ||
+        lastLine(incoming) !== lastLine(current) || Date.now() < beatUntil) {
+      return;
+    }
+    showAtOnce(incoming);
+    var before = current.querySelector("[data-trick-pause]");
+    var done = incoming.querySelector("[data-trick-pause]");
+    if (done && before && before.hidden) {
+      done.classList.add("collected");
+      done.hidden = true;
+    }
+  });
 
   // A short tone (no audio file to load): higher for my turn, lower for their card.
   var audio = null;
@@ -120,6 +155,11 @@
     }
     callBack(current, myTurn);
     wasMyTurn = myTurn;
+    if (first) {
+      showAtOnce(current);
+    } else if (current.querySelector(".felt.after-trick")) {
+      beatUntil = Date.now() + BEAT_MS;
+    }
     pauseTrick(current);
     if (!first || myTurn) focusPlayable(current);
   }

@@ -29,6 +29,11 @@ def open_finished(live_server_url, new_page, alice, bob):
         page.goto(f"{live_server_url}/matches/{finished.pk}/")
         page.wait_for_selector("[data-result]")
         pages.append(page)
+    # The last trick's beat (the result waits two seconds) is for a trick just played: the
+    # server's board has it, a page opened afresh shows the result at once.
+    assert "after-trick" in pages[0].request.get(f"{live_server_url}/matches/{finished.pk}/").text()
+    for page in pages:
+        assert page.locator(".felt.after-trick").count() == 0
     # Both pages are live (each socket's arrival is pushed to the other) before the offer.
     pages[0].wait_for_selector("[data-action=rematch]")
     pages[1].wait_for_timeout(500)
@@ -44,6 +49,8 @@ def test_a_rematch_offered_and_accepted_from_the_pushed_offer(
     a.wait_for_selector("[data-rematch-waiting]")
     b.wait_for_selector("[data-action=accept-rematch]", timeout=3_000)  # pushed, no reload
     assert "alice offers a rematch" in b.locator("[data-rematch-offer]").inner_text()
+    # The pushed board keeps the table at rest: the result (with the offer) did not hide again.
+    assert b.locator(".felt.after-trick").count() == 0
     shot(b, "rematch-offer")
     b.click("[data-action=accept-rematch]")
     new = None
