@@ -55,7 +55,9 @@ def forget_rate_limits() -> None:
 @pytest.fixture(scope="session")
 def live_server_url(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
-        env = server_env()
+        # The move limit (a person's pace; tests/web/test_limits.py) would hold back tests that
+        # play whole matches as fast as a page can: past it, such a test only waits.
+        env = server_env(MOVE_LIMIT_PER_10_SECONDS="1000")
     forget_rate_limits()
     server = Server(env)
     server.start()

@@ -55,7 +55,6 @@ def test_a_person_plays_the_reference_bot_a_whole_match(live_server_url, new_pag
             # One read of the board: the bot answers so fast that two reads may see two boards.
             version, my_turn = page.evaluate(BOARD)
             if my_turn:
-                page.wait_for_timeout(400)  # a person's pace: the move limit holds people too
                 for kind in PREFERRED:
                     button = page.locator(
                         f"#board[data-version='{version}'] button[data-action={kind}]"
