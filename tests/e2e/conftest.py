@@ -57,7 +57,8 @@ def live_server_url(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         # The move limit (a person's pace; tests/web/test_limits.py) would hold back tests that
         # play whole matches as fast as a page can: past it, such a test only waits.
-        env = server_env(MOVE_LIMIT_PER_10_SECONDS="1000")
+        # The computer's pause before its move (a person's eye) is shorter: tests wait for it.
+        env = server_env(MOVE_LIMIT_PER_10_SECONDS="1000", COMPUTER_MOVE_DELAY_SECONDS="0.3")
     forget_rate_limits()
     server = Server(env)
     server.start()
