@@ -191,7 +191,7 @@ async def test_revoking_the_token_closes_its_open_streams_at_once(kind, alice, b
         with pytest.raises(StopAsyncIteration):
             await on_match.next()
     else:
-        output = await on_match.communicator.receive_output(timeout=2)
+        output = await on_match.communicator.receive_output(timeout=5)
         assert output == {"type": "websocket.close", "code": 4401}
 
 
