@@ -234,6 +234,11 @@ class AccountFeed(Feed):
 
     def changed(self) -> list[dict]:
         events = []
+        # The challenges are read before the matches: a challenge seen accepted has its match
+        # (committed with it) in the read after, so its matchStart never comes after its
+        # challengeGone. Read the other way round, an acceptance committed between the reads
+        # sent challengeGone first and matchStart only at the next event.
+        pending = pending_challenges(user=self.user)
         active = {m.pk: m for m in my_active_matches(user=self.user)}
         for pk in sorted(active.keys() - self.matches):
             events.append({"type": "matchStart", **shapes.match_for(active[pk], self.user)})
@@ -242,7 +247,6 @@ class AccountFeed(Feed):
             if match.status != MatchStatus.ACTIVE:
                 events.append({"type": "matchFinish", **shapes.match_for(match, self.user)})
         self.matches = set(active)
-        pending = pending_challenges(user=self.user)
         rows = {c.pk: c for c in pending["challenges_to_me"] + pending["challenges_from_me"]}
         for pk in sorted(rows.keys() - self.challenges):
             events.append({"type": "challenge", "challenge": challenge(rows[pk])})
