@@ -63,6 +63,7 @@ def test_a_person_plays_the_reference_bot_a_whole_match(live_server_url, new_pag
                         button.first.click()
                         break
             page.wait_for_function(MOVED_ON, arg=version, timeout=10_000)
+        page.wait_for_selector("[data-result]", state="visible")  # after the last trick's beat
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "match-against-a-bot.png"), full_page=True)
     finally:
