@@ -62,7 +62,7 @@ async def ndjson(feed: Feed, first: list[dict], language: str) -> AsyncIterator[
         for group in groups:
             with contextlib.suppress(Exception):  # the layer is down: heartbeats catch up
                 await twice(layer.group_add, group, channel)
-        await in_database(feed.arrive)(channel)
+        await _arrive(feed, channel)
         for event in first:
             yield line(event)
         loop = asyncio.get_running_loop()
@@ -102,6 +102,15 @@ async def ndjson(feed: Feed, first: list[dict], language: str) -> AsyncIterator[
                 await layer.group_discard(group, channel)
         with contextlib.suppress(Exception):  # else its row expires (PRESENCE_TIMEOUT)
             await in_database(feed.leave)()
+
+
+async def _arrive(feed: Feed, name: str) -> None:
+    """The stream's presence (``Feed.arrive``): without it the stream still serves, and the
+    player shows as away."""
+    try:
+        await in_database(feed.arrive)(name)
+    except Exception:
+        log.warning("api stream: presence not recorded", exc_info=True)
 
 
 def _on(feed: Feed, message: dict | None, language: str) -> list[dict]:
@@ -145,7 +154,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         for group in self.feed.groups():
             with contextlib.suppress(Exception):
                 await twice(self.channel_layer.group_add, group, self.channel_name)
-        await in_database(self.feed.arrive)(self.channel_name)
+        await _arrive(self.feed, self.channel_name)
         await self._send_events(first)
         await self._handle({"type": "catch.up"})
         self.beat = asyncio.create_task(self._heartbeat())
