@@ -71,7 +71,7 @@ async def ndjson(feed: Feed, first: list[dict], language: str) -> AsyncIterator[
         while True:
             if loop.time() - beat >= settings.REALTIME_HEARTBEAT_SECONDS:
                 beat = loop.time()
-                await in_database(feed.still_here)()  # busy or idle, the stream is here
+                await _still_here(feed)  # busy or idle, the stream is here
                 if message is None:
                     yield b"\n"
             if message is None or feed.wants(message):
@@ -111,6 +111,13 @@ async def _arrive(feed: Feed, name: str) -> None:
         await in_database(feed.arrive)(name)
     except Exception:
         log.warning("api stream: presence not recorded", exc_info=True)
+
+
+async def _still_here(feed: Feed) -> None:
+    try:
+        await in_database(feed.still_here)()
+    except Exception:  # the database is away: the next beat tries again
+        log.warning("api stream heartbeat: presence", exc_info=True)
 
 
 def _on(feed: Feed, message: dict | None, language: str) -> list[dict]:
@@ -206,10 +213,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         while True:
             if loop.time() - touched >= settings.REALTIME_HEARTBEAT_SECONDS:
                 touched = loop.time()
-                try:
-                    await in_database(self.feed.still_here)()
-                except Exception:
-                    log.warning("api socket heartbeat: presence", exc_info=True)
+                await _still_here(self.feed)
             idle = loop.time() - self.last_event
             if idle < every:
                 await asyncio.sleep(every - idle)

@@ -17,7 +17,7 @@ from django.test import AsyncClient
 from euchre_site.asgi import application
 from games import services
 from games.engine import legal_actions
-from games.models import Match, MatchStatus
+from games.models import Connection, Match, MatchStatus
 from tests.api.conftest import token_for
 from tests.matches import start
 
@@ -174,6 +174,24 @@ async def test_a_program_following_its_match_is_at_the_table_for_its_opponent(ki
     await watching.next()  # bob's own stream: bob is at the table, alice still away
     assert await alice_shown() == "away"
     await watching.close()
+
+
+@pytest.mark.parametrize("kind", ["http", "websocket"])
+async def test_an_open_stream_keeps_its_player_at_the_table(kind, alice, bob, settings):
+    """Its presence is refreshed at each heartbeat (it would expire otherwise)."""
+    settings.REALTIME_HEARTBEAT_SECONDS = 0.2
+    match = await db(start)(alice, bob, move_seconds=None)
+    stream = await open_stream(kind, await db(token_for)(alice), f"matches/{match.pk}")
+    await stream.next()
+    seen = db(lambda: Connection.objects.get(user=alice, match=match).seen_at)
+    arrived = await seen()
+    if kind == "http":  # the stream runs as it is read: up to its next heartbeat line
+        while (await asyncio.wait_for(anext(stream.lines), 5)) != b"\n":
+            pass
+    else:
+        await asyncio.sleep(1)
+    assert await seen() > arrived
+    await stream.close()
 
 
 @pytest.mark.parametrize("kind", ["http", "websocket"])
