@@ -180,6 +180,7 @@ async def test_a_program_following_its_match_is_at_the_table_for_its_opponent(ki
 async def test_an_open_stream_keeps_its_player_at_the_table(kind, alice, bob, settings):
     """Its presence is refreshed at each heartbeat (it would expire otherwise)."""
     settings.REALTIME_HEARTBEAT_SECONDS = 0.2
+    settings.REALTIME_CATCH_UP_SECONDS = 0.25  # with Redis it is 10 s: the beat's own pace
     match = await db(start)(alice, bob, move_seconds=None)
     stream = await open_stream(kind, await db(token_for)(alice), f"matches/{match.pk}")
     await stream.next()
