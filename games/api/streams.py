@@ -62,7 +62,7 @@ async def ndjson(feed: Feed, first: list[dict], language: str) -> AsyncIterator[
         for group in groups:
             with contextlib.suppress(Exception):  # the layer is down: heartbeats catch up
                 await twice(layer.group_add, group, channel)
-        await _arrive(feed, channel)
+        await _presence(feed.arrive, channel)
         for event in first:
             yield line(event)
         loop = asyncio.get_running_loop()
@@ -71,7 +71,7 @@ async def ndjson(feed: Feed, first: list[dict], language: str) -> AsyncIterator[
         while True:
             if loop.time() - beat >= settings.REALTIME_HEARTBEAT_SECONDS:
                 beat = loop.time()
-                await _still_here(feed)  # busy or idle, the stream is here
+                await _presence(feed.still_here)  # busy or idle, the stream is here
                 if message is None:
                     yield b"\n"
             if message is None or feed.wants(message):
@@ -100,24 +100,17 @@ async def ndjson(feed: Feed, first: list[dict], language: str) -> AsyncIterator[
         for group in groups:
             with contextlib.suppress(Exception):
                 await layer.group_discard(group, channel)
-        with contextlib.suppress(Exception):  # else its row expires (PRESENCE_TIMEOUT)
-            await in_database(feed.leave)()
+        await _presence(feed.leave)
 
 
-async def _arrive(feed: Feed, name: str) -> None:
-    """The stream's presence (``Feed.arrive``): without it the stream still serves, and the
-    player shows as away."""
+async def _presence(step, *args) -> None:
+    """One step of a stream's presence (``Feed.arrive``, ``still_here``, ``leave``). One that
+    fails is logged and the stream serves on: the player shows as away, or the row expires
+    (``PRESENCE_TIMEOUT``), and the next beat tries again."""
     try:
-        await in_database(feed.arrive)(name)
+        await in_database(step)(*args)
     except Exception:
         log.warning("api stream: presence not recorded", exc_info=True)
-
-
-async def _still_here(feed: Feed) -> None:
-    try:
-        await in_database(feed.still_here)()
-    except Exception:  # the database is away: the next beat tries again
-        log.warning("api stream heartbeat: presence", exc_info=True)
 
 
 def _on(feed: Feed, message: dict | None, language: str) -> list[dict]:
@@ -161,7 +154,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         for group in self.feed.groups():
             with contextlib.suppress(Exception):
                 await twice(self.channel_layer.group_add, group, self.channel_name)
-        await _arrive(self.feed, self.channel_name)
+        await _presence(self.feed.arrive, self.channel_name)
         await self._send_events(first)
         await self._handle({"type": "catch.up"})
         self.beat = asyncio.create_task(self._heartbeat())
@@ -194,8 +187,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         for group in self.feed.groups():
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_discard(group, self.channel_name)
-        with contextlib.suppress(Exception):  # else its row expires (PRESENCE_TIMEOUT)
-            await in_database(self.feed.leave)()
+        await _presence(self.feed.leave)
 
     async def dispatch(self, message: dict) -> None:
         if message["type"].startswith("websocket."):
@@ -213,7 +205,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         while True:
             if loop.time() - touched >= settings.REALTIME_HEARTBEAT_SECONDS:
                 touched = loop.time()
-                await _still_here(self.feed)
+                await _presence(self.feed.still_here)
             idle = loop.time() - self.last_event
             if idle < every:
                 await asyncio.sleep(every - idle)

@@ -112,7 +112,9 @@ def api_token_revoke_moderated(*, moderator, token_id: int, reason: str) -> ApiT
     already stays as it is (nothing to audit)."""
     reason = _reason(reason)
     with transaction.atomic():
-        row = ApiToken.objects.select_related("user").filter(pk=token_id).first()
+        # Locked from this read on: two moderators at once audit one revocation, not two.
+        tokens = ApiToken.objects.select_for_update(of=("self",)).select_related("user")
+        row = tokens.filter(pk=token_id).first()
         if row is None:
             raise NotFound("no_such_token")
         was_live = row.revoked_at is None

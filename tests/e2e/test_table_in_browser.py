@@ -35,8 +35,8 @@ WATCH_SHIFTS = """
 window.shifts = [];
 new PerformanceObserver(list => {
   for (const entry of list.getEntries()) {
-    const nodes = (entry.sources || []).map(source => source.node);
-    const moved = nodes.map(node => {
+    const moved = (entry.sources || []).map(source => {
+      const node = source.node;
       if (!node || !node.tagName) return String(node && node.nodeName);
       return node.tagName.toLowerCase() + "." + [...node.classList].join(".");
     });
