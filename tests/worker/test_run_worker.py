@@ -68,3 +68,23 @@ def test_a_starting_worker_gives_a_clocked_match_without_a_clock_task_its_task(a
     assert match.status == MatchStatus.ACTIVE and match.clock_due == match.deadline
     assert queued("clock_expire") == [(match.pk, match.clock_due.isoformat())]
     assert Match.objects.get(pk=unclocked.pk).clock_due is None
+
+
+@pytest.mark.django_db(transaction=True)  # as a worker runs: not inside a test's transaction
+def test_a_task_whose_row_is_gone_when_it_ends_does_not_stop_the_worker(caplog):
+    """django-tasks-db records a task's end by updating its row; with the row deleted while
+    the task ran, that update failed and the worker process ended (and with it `make run`)."""
+    from games.management.commands.run_worker import Worker
+
+    gone, next_one = computer_move.enqueue(1, 1), computer_move.enqueue(1, 2)
+    worker = Worker(
+        queue_names=["*"], excluded_queue_names=[], interval=0, batch=True,
+        backend_name="default", startup_delay=False, max_tasks=None, worker_id="w",
+    )  # fmt: skip
+    row = DBTaskResult.objects.get(pk=gone.id)
+    row.claim("w")
+    DBTaskResult.objects.filter(pk=row.pk).delete()
+    worker.run_task(row)  # no match 1: the task returns False, and its end cannot be saved
+    assert "could not record the end of task" in caplog.text
+    worker.run_task(DBTaskResult.objects.get(pk=next_one.id))
+    assert DBTaskResult.objects.get(pk=next_one.id).status == TaskResultStatus.SUCCESSFUL
