@@ -39,6 +39,12 @@ def test_a_whole_hand_against_the_hard_computer_without_a_reload(live_server_url
 
 # A board later than the version given is on the page.
 NEWER = "v => Number(document.querySelector('#board')?.dataset.version) > v"
+# The board's version and whether it is the player's turn, read at once: a board pushed between
+# two reads would pair one board's version with the next one's turn.
+BOARD = """() => {
+  const board = document.querySelector("#board");
+  return [Number(board.dataset.version), board.hasAttribute("data-your-turn")];
+}"""
 
 
 def play_against_the_computer(page, match: Match, done, seconds: float = 120) -> None:
@@ -47,15 +53,15 @@ def play_against_the_computer(page, match: Match, done, seconds: float = 120) ->
     deadline = time.monotonic() + seconds
     while not done(Match.objects.get(pk=match.pk).snapshot["results"]):
         assert time.monotonic() < deadline, f"not done in {seconds} s"
-        board = page.locator("#board")
-        version = int(board.get_attribute("data-version"))
-        if board.get_attribute("data-your-turn") is None:
+        version, my_turn = page.evaluate(BOARD)
+        if not my_turn:
             # The computer's turn: its move is pushed to the page within a few seconds (the
             # board after it may already have come too: the computer can act twice running).
             page.wait_for_function(NEWER, arg=version, timeout=15_000)
             continue
+        board = page.locator(f"#board[data-version='{version}']")  # that board, not a later one
         for kind in PREFERRED:
-            buttons = page.locator(f"#board button[data-action={kind}]")
+            buttons = board.locator(f"button[data-action={kind}]")
             if buttons.count():
                 buttons.first.click()
                 page.wait_for_function(NEWER, arg=version, timeout=10_000)
