@@ -9,10 +9,10 @@ PORT ?= 8000
 # `make test` runs everything; PYTEST_ARGS narrows it (e.g. PYTEST_ARGS="tests/engine -x").
 PYTEST_ARGS ?=
 # The tests without a browser spread their files over this many processes (pytest-xdist; 0:
-# one). The browser tests run in one: two browsers, two servers and two workers at once on two
-# cores made their timings (a clock read on arrival, a pushed board) fail now and then.
+# one), and so do the browser tests: each of their processes has its own browser, server and
+# task worker (two: about 2:20 instead of 3:10 here; they mostly wait for pages and pushes).
 PYTEST_WORKERS ?= auto
-E2E_WORKERS ?= 0
+E2E_WORKERS ?= 2
 
 .PHONY: run test lint format bench clean superuser
 

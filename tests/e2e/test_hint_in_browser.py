@@ -17,12 +17,14 @@ def test_the_hint_button_shows_the_computers_choice_and_why(live_server_url, new
     # The computer may move first (its task, a beat later): then the button comes with the
     # push. A board pushed meanwhile (the socket's first, the computer's move) replaces the
     # answer, and a click that raced the computer's move is refused: ask again, as a player
-    # would, until the answer stays.
+    # would, until the answer stays long enough to be read.
+    answer = ""
     for _ in range(10):
         try:
             page.click("#board [data-action=hint]", timeout=15_000)
             page.wait_for_selector("#hint [data-hint-why]", timeout=8_000)  # slow under load
+            answer = page.locator("#hint [data-hint-action]").inner_text(timeout=1_000)
             break
         except PlaywrightTimeout:
             continue
-    assert page.locator("#hint [data-hint-action]").inner_text(timeout=1_000).startswith("Hint:")
+    assert answer.startswith("Hint:"), answer
