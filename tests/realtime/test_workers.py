@@ -9,7 +9,7 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.db import OperationalError
+from django.db import OperationalError, connection
 from django.utils import timezone
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
@@ -157,3 +157,35 @@ def test_a_ten_second_clock_runs_out_with_no_page_open_and_no_cron(alice, bob):
     took = ended.finished_at - ended.turn_started_at
     assert timedelta(seconds=10) <= took < timedelta(seconds=12)
     assert timezone.now() - ended.finished_at < timedelta(seconds=10)
+
+
+def test_a_worker_outlives_a_lost_database_connection_and_answers_the_next_move(alice):
+    """The database dropped every connection (what a PostgreSQL restart does): db_worker's
+    loop ended on its next query, and the worker process with it."""
+    if connection.vendor != "postgresql":
+        pytest.skip("terminating connections needs PostgreSQL: runs in CI's DATABASE_URL pass")
+    match = humans_turn(alice)
+    # libpq names the worker's connections after PGAPPNAME: those are the ones dropped.
+    env = server_env(COMPUTER_MOVE_DELAY_SECONDS="0.1", PGAPPNAME="worker-under-test")
+    worker = Worker(env).start()
+    try:
+        worker.wait_for_line("Starting worker")
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE application_name = 'worker-under-test'"
+            )
+            assert cursor.fetchone()[0] >= 1
+        worker.wait_for_line("the database is away")
+        rng = random.Random(3)
+        while match.state.turn == 0:  # the person's moves, until the computer is to act
+            match = services.move_apply(
+                user=alice, match_id=match.pk,
+                action=str(rng.choice(legal_actions(match.state))), version=match.version,
+            )  # fmt: skip
+        answered = until(lambda: reread(match), lambda m: m.version > match.version)
+        assert answered.move_count == match.move_count + 1  # the computer's, made by the worker
+        assert worker.process.poll() is None  # still running
+    finally:
+        worker.stop()
+    moves_are_whole(match)

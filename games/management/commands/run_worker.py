@@ -15,14 +15,22 @@ database): ``python manage.py run_worker``. Options are db_worker's (but ``--rel
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
 import threading
+import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections, connection
+from django.db import (
+    DatabaseError,
+    InterfaceError,
+    OperationalError,
+    close_old_connections,
+    connection,
+)
 from django.utils import timezone
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.management.commands import db_worker
@@ -87,10 +95,27 @@ class Worker(db_worker.Worker):
         else:
             threading.Thread(target=self._beat, args=(stop,), daemon=True, name="beat").start()
         try:
-            super().run()
+            self._run_while_the_database_comes_back()
         finally:
             stop.set()
-            WorkerBeat.objects.filter(worker_id=self.worker_id).delete()
+            with contextlib.suppress(DatabaseError):
+                WorkerBeat.objects.filter(worker_id=self.worker_id).delete()
+
+    def _run_while_the_database_comes_back(self) -> None:
+        """db_worker's loop, taken up again when the database was away (a restart, a dropped
+        connection): its loop ended on the first failed query, the worker with it, and under
+        `make run` the whole site. The tasks wait in the database meanwhile."""
+        while True:
+            try:
+                super().run()
+                return
+            except (OperationalError, InterfaceError):
+                if self.batch or not self.running:
+                    raise
+                log.warning("the database is away: the worker tries again", exc_info=True)
+                with contextlib.suppress(DatabaseError):
+                    connection.close()
+                time.sleep(max(self.interval, settings.WORKER_BEAT_SECONDS))
 
     def run_task(self, db_task_result: DBTaskResult) -> None:
         # db_worker records the task's end by updating its row, and a failure there ended the
