@@ -88,3 +88,21 @@ def test_a_task_whose_row_is_gone_when_it_ends_does_not_stop_the_worker(caplog):
     assert "could not record the end of task" in caplog.text
     worker.run_task(DBTaskResult.objects.get(pk=next_one.id))
     assert DBTaskResult.objects.get(pk=next_one.id).status == TaskResultStatus.SUCCESSFUL
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_back_from_a_lost_database_queues_its_unfinished_task_again():
+    """The database went away while the worker ran a task (its work may be lost, its end was
+    not recorded): the task is still RUNNING, taken by a worker that is alive. Taking up its
+    loop again, the worker queues it again; another worker's task is left alone."""
+    from games.management.commands.run_worker import Worker
+
+    worker = Worker(
+        queue_names=["*"], excluded_queue_names=[], interval=0, batch=True,
+        backend_name="default", startup_delay=False, max_tasks=None, worker_id="w",
+    )  # fmt: skip
+    cut_short, elsewhere = taken("w", seconds_ago=0), taken("other", seconds_ago=0)
+    assert worker.requeue_own() == 1
+    status = dict(DBTaskResult.objects.values_list("pk", "status"))
+    assert status[cut_short.pk] == TaskResultStatus.READY
+    assert status[elsewhere.pk] == TaskResultStatus.RUNNING

@@ -107,6 +107,7 @@ class Worker(db_worker.Worker):
         `make run` the whole site. The tasks wait in the database meanwhile."""
         while True:
             try:
+                self.requeue_own()
                 super().run()
                 return
             except (OperationalError, InterfaceError):
@@ -117,13 +118,26 @@ class Worker(db_worker.Worker):
                     connection.close()
                 time.sleep(max(self.interval, settings.WORKER_BEAT_SECONDS))
 
+    def requeue_own(self) -> int:
+        """Queue again the RUNNING tasks taken by this worker: called when it is running none
+        (starting, or back after the database was away, which may have cut a task short or
+        kept its end from being recorded). Running one again is harmless."""
+        running = DBTaskResult.objects.running().only("pk", "worker_ids")
+        own = [task.pk for task in running if task.worker_ids[-1:] == [self.worker_id]]
+        return DBTaskResult.objects.filter(pk__in=own, status=TaskResultStatus.RUNNING).update(
+            status=TaskResultStatus.READY, started_at=None
+        )
+
     def run_task(self, db_task_result: DBTaskResult) -> None:
         # db_worker records the task's end by updating its row, and a failure there ended the
         # worker: with its row deleted meanwhile (a test's flush of the database did it), the
         # last worker of `make run` stopped, and with it the whole site. The task has run; if
-        # its end could not be recorded, the worker says so and takes the next one.
+        # its end could not be recorded, the worker says so and takes the next one. With the
+        # database away, the loop above waits for it and then queues the task again.
         try:
             super().run_task(db_task_result)
+        except (OperationalError, InterfaceError):
+            raise
         except DatabaseError:
             log.warning("could not record the end of task %s", db_task_result.pk, exc_info=True)
 
