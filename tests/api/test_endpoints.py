@@ -11,6 +11,7 @@ from games import services
 from games.engine import legal_actions
 from games.models import ApiToken, Match, MatchStatus
 from tests.api.conftest import program, token_for
+from tests.limits import in_one_window
 from tests.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db
@@ -206,6 +207,7 @@ def test_a_match_against_the_computer(alice, alice_api):
 
 def test_rate_limits_answer_429_with_retry_after(alice, settings):
     settings.API_REQUESTS_PER_MINUTE = 3
+    in_one_window(60)
     client = program(token_for(alice))
     for _ in range(3):
         assert client.get("/api/v1/account").status_code == 200
@@ -216,6 +218,7 @@ def test_rate_limits_answer_429_with_retry_after(alice, settings):
 
 def test_moves_count_against_the_move_limit(alice, bob, alice_api, settings):
     settings.MOVE_LIMIT_PER_10_SECONDS = 1
+    in_one_window(10)
     match = start(alice, bob, move_seconds=None)
     url = f"/api/v1/matches/{match.pk}/move"
     alice_api.post(url, {"action": "pass", "version": 999}, "application/json")

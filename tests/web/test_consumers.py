@@ -17,6 +17,7 @@ from games.engine import legal_actions
 from games.engine.cards import CODES, cards_in
 from games.models import Connection, Match, Move
 from tests.engine.positions import codes_in
+from tests.limits import in_one_window
 from tests.matches import both_acted
 from tests.tasks import run_due_tasks
 
@@ -312,6 +313,7 @@ async def test_a_move_made_by_a_thread_of_our_own_is_pushed_at_once(alice, bob):
 
 async def test_moves_over_the_socket_are_throttled_with_an_error_frame(alice, bob, settings):
     settings.MOVE_LIMIT_PER_10_SECONDS = 2
+    in_one_window(10)
     match = await start_match(alice, bob)
     mover = alice if match.seat_of(alice) == match.state.turn else bob
     ws = await socket(mover, f"/ws/matches/{match.pk}/")

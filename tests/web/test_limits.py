@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine import legal_actions
+from tests.limits import in_one_window
 from tests.matches import start
 
 pytestmark = pytest.mark.django_db
@@ -113,6 +114,7 @@ def test_moves_faster_than_a_person_plays_are_refused_and_change_nothing(
     client, alice, bob, settings
 ):
     settings.MOVE_LIMIT_PER_10_SECONDS = 3
+    in_one_window(10)
     match = start(alice, bob, move_seconds=None)
     player = match.players[match.state.turn]
     client.force_login(player)
@@ -139,6 +141,7 @@ def test_the_limits_are_shared_through_redis_when_it_is_configured(settings, ali
         }
     }
     settings.MOVE_LIMIT_PER_10_SECONDS = 2
+    in_one_window(10)
     match = start(alice, bob, move_seconds=None)
     player = match.players[match.state.turn]
     first, second = Client(), Client()  # two tabs, as if on two server processes
