@@ -10,7 +10,7 @@ from django.utils import timezone
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from games.management.commands.run_worker import prune_finished, requeue_orphans
+from games.management.commands.run_worker import Worker, prune_finished, requeue_orphans
 from games.models import Match, MatchStatus, WorkerBeat
 from games.tasks import computer_move
 from tests.matches import start
@@ -28,6 +28,14 @@ def taken(worker_id: str, seconds_ago: float) -> DBTaskResult:
         started_at=timezone.now() - timedelta(seconds=seconds_ago)
     )
     return row
+
+
+def in_this_process(worker_id: str) -> Worker:
+    """The worker ``run_worker --batch`` builds, with this id, to call its steps directly."""
+    return Worker(
+        queue_names=["*"], excluded_queue_names=[], interval=0, batch=True,
+        backend_name="default", startup_delay=False, max_tasks=None, worker_id=worker_id,
+    )  # fmt: skip
 
 
 def test_the_tasks_of_a_silent_worker_are_queued_again_and_a_live_ones_are_not():
@@ -74,13 +82,8 @@ def test_a_starting_worker_gives_a_clocked_match_without_a_clock_task_its_task(a
 def test_a_task_whose_row_is_gone_when_it_ends_does_not_stop_the_worker(caplog):
     """django-tasks-db records a task's end by updating its row; with the row deleted while
     the task ran, that update failed and the worker process ended (and with it `make run`)."""
-    from games.management.commands.run_worker import Worker
-
     gone, next_one = computer_move.enqueue(1, 1), computer_move.enqueue(1, 2)
-    worker = Worker(
-        queue_names=["*"], excluded_queue_names=[], interval=0, batch=True,
-        backend_name="default", startup_delay=False, max_tasks=None, worker_id="w",
-    )  # fmt: skip
+    worker = in_this_process("w")
     row = DBTaskResult.objects.get(pk=gone.id)
     row.claim("w")
     DBTaskResult.objects.filter(pk=row.pk).delete()
@@ -95,12 +98,7 @@ def test_a_worker_back_from_a_lost_database_queues_its_unfinished_task_again():
     """The database went away while the worker ran a task (its work may be lost, its end was
     not recorded): the task is still RUNNING, taken by a worker that is alive. Taking up its
     loop again, the worker queues it again; another worker's task is left alone."""
-    from games.management.commands.run_worker import Worker
-
-    worker = Worker(
-        queue_names=["*"], excluded_queue_names=[], interval=0, batch=True,
-        backend_name="default", startup_delay=False, max_tasks=None, worker_id="w",
-    )  # fmt: skip
+    worker = in_this_process("w")
     cut_short, elsewhere = taken("w", seconds_ago=0), taken("other", seconds_ago=0)
     assert worker.requeue_own() == 1
     status = dict(DBTaskResult.objects.values_list("pk", "status"))

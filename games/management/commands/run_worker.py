@@ -67,12 +67,16 @@ def requeue_orphans() -> int:
     ]
     if not orphans:
         return 0
-    requeued = DBTaskResult.objects.filter(pk__in=orphans, status=TaskResultStatus.RUNNING).update(
-        status=TaskResultStatus.READY, started_at=None
-    )
+    requeued = queue_again(orphans)
     log.warning("queued again %d task(s) of dead workers", requeued)
     WorkerBeat.objects.filter(seen_at__lt=timezone.now() - dead_after * 10).delete()
     return requeued
+
+
+def queue_again(pks: list) -> int:
+    """Put these tasks back in the queue, those still RUNNING; how many were."""
+    running = DBTaskResult.objects.filter(pk__in=pks, status=TaskResultStatus.RUNNING)
+    return running.update(status=TaskResultStatus.READY, started_at=None)
 
 
 def prune_finished() -> int:
@@ -123,10 +127,7 @@ class Worker(db_worker.Worker):
         (starting, or back after the database was away, which may have cut a task short or
         kept its end from being recorded). Running one again is harmless."""
         running = DBTaskResult.objects.running().only("pk", "worker_ids")
-        own = [task.pk for task in running if task.worker_ids[-1:] == [self.worker_id]]
-        return DBTaskResult.objects.filter(pk__in=own, status=TaskResultStatus.RUNNING).update(
-            status=TaskResultStatus.READY, started_at=None
-        )
+        return queue_again([t.pk for t in running if t.worker_ids[-1:] == [self.worker_id]])
 
     def run_task(self, db_task_result: DBTaskResult) -> None:
         # db_worker records the task's end by updating its row, and a failure there ended the
