@@ -424,7 +424,8 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             await self._join_group()
         if version is not None and version > self.shown_version:
             key = (self.match_id, version)
-            await self._show_or_close(await Boards.of_this_loop().board(self, key))
+            # A move's own board may have gone out while this one was read: not twice.
+            await self._show_or_close(await Boards.of_this_loop().board(self, key), again=False)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         """A move over the socket: ``{"action": "play:JH", "version": 12}``, read like the
@@ -498,16 +499,19 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         if version is not None and version <= self.shown_version:
             return  # this socket already shows this board (the mover's own)
         key = _event_key(self.match_id, event)
-        await self._show_or_close(await Boards.of_this_loop().board(self, key))
+        # A move's board that the heartbeat's catching up sent meanwhile is not sent twice;
+        # news of who is connected is, at the same version.
+        again = version is None or bool(event.get("presence"))
+        await self._show_or_close(await Boards.of_this_loop().board(self, key), again=again)
 
     async def send_board(self) -> None:
         await self._show_or_close(await in_database(self._render_board)())
 
-    async def _show_or_close(self, shown: tuple[int, str] | None) -> None:
+    async def _show_or_close(self, shown: tuple[int, str] | None, *, again: bool = True) -> None:
         if shown is None:  # a private match this socket saw open has started: not for it
             await self.close(code=NOT_ALLOWED)
             return
-        await self._show(*shown)
+        await self._show(*shown, again=again)
 
     def _render_board(self) -> tuple[int, str] | None:
         table = _read(self.match_id)

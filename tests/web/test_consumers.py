@@ -222,6 +222,50 @@ async def test_a_socket_that_missed_a_push_catches_up_at_the_heartbeat(
     await ws.disconnect()
 
 
+async def test_the_heartbeat_catching_up_never_sends_a_board_twice(alice, bob, settings):
+    """The heartbeat reads the versions while moves are made over the sockets: a board it read
+    for a version that the move's own answer (or its push) brought meanwhile is not sent
+    again. Each socket gets each version's board once."""
+    settings.REALTIME_CATCH_UP_SECONDS = 0.001  # reading all the time, racing every move
+    settings.MOVE_LIMIT_PER_10_SECONDS = 1_000
+    match = await start_match(alice, bob)
+    sockets = {}
+    for user in (alice, bob):
+        sockets[match.seat_of(user)] = ws = await socket(user, f"/ws/matches/{match.pk}/")
+        await ws.connect()
+    seen = {seat: [] for seat in sockets}
+
+    async def until(seat: int, version: int) -> None:
+        while version not in seen[seat]:
+            frame = await sockets[seat].receive_from(timeout=5)
+            if 'id="board"' in frame and 'data-presence="away"' not in frame:
+                seen[seat].append(version_of(frame))
+
+    for seat, ws in sockets.items():  # both there: the news of the other's arrival is in
+        await until(seat, match.version)
+        while not await ws.receive_nothing(timeout=0.3):
+            await ws.receive_from()
+    seen = {seat: [] for seat in sockets}
+    for _ in range(12):
+        match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+        action = str(legal_actions(match.state)[0])
+        mover = sockets[match.state.turn]
+        await mover.send_to(text_data=json.dumps({"action": action, "version": match.version}))
+        for seat in sockets:
+            await until(seat, match.version + 1)
+    await asyncio.sleep(0.1)  # a late duplicate would be here by now
+    for seat, ws in sockets.items():  # (both still connected: no news of one leaving)
+        while not await ws.receive_nothing(timeout=0.05):
+            frame = await ws.receive_from()
+            if 'id="board"' in frame:
+                seen[seat].append(version_of(frame))
+    for ws in sockets.values():
+        await ws.disconnect()
+    for versions in seen.values():
+        assert versions == sorted(set(versions)), versions  # each once, in order
+        assert len(versions) == 12
+
+
 async def test_a_player_sees_when_the_opponent_connects(alice, bob):
     match = await start_match(alice, bob)
     a = await socket(alice, f"/ws/matches/{match.pk}/")
