@@ -46,7 +46,7 @@ superuser: $(VENV)/.runtime
 # Browser tests (-m e2e) run in a pytest process of their own (see tests/e2e/conftest.py);
 # Exit code 5 means PYTEST_ARGS selected no test for that process.
 PYTEST := SECRET_KEY=$${SECRET_KEY:-test-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz} \
-	$(BIN)/python -m pytest --dist loadfile
+	$(BIN)/python -m pytest --dist loadfile --no-loadscope-reorder
 test: $(VENV)/.dev
 	$(PYTEST) -n $(PYTEST_WORKERS) -m "not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	$(PYTEST) -n $(E2E_WORKERS) -m e2e $(PYTEST_ARGS) || [ $$? -eq 5 ]

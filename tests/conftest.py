@@ -19,6 +19,36 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 
+# The files that take longest (``--durations``), started first: the test processes then end
+# together instead of one finishing a long file alone while the others sit idle. The Makefile
+# keeps this order (``--no-loadscope-reorder``); the other files follow in their own order.
+LONGEST_FIRST = [
+    "proof/test_leaks.py",
+    "realtime/test_workers.py",
+    "proof/test_fuzz.py",
+    "api/test_reference_client.py",
+    "realtime/test_servers.py",
+    "proof/test_api_leaks.py",
+    "proof/test_socket_fuzz.py",
+    "e2e/test_accessibility.py",
+    "e2e/test_table_in_browser.py",
+    "e2e/test_follow_in_browser.py",
+    "e2e/test_play_again_in_browser.py",
+    "e2e/test_bot_in_browser.py",
+    "e2e/test_computer_in_browser.py",
+    "e2e/test_play_in_browser.py",
+    "e2e/test_refusals_in_browser.py",
+]
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item) -> int:
+        path = item.nodeid.split("::", 1)[0].removeprefix("tests/")
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # a stable sort: each file's tests keep their order
+
+
 def missing(what: str) -> None:
     """A test needs ``what`` and this machine lacks it: fail in CI, skip elsewhere."""
     if IN_CI:
