@@ -59,12 +59,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def fresh_database(url: str) -> str:
-    """Drop and create ``<name>_bench`` next to the database ``url`` names; its URL."""
+def fresh_database(url: str, suffix: str = "bench") -> str:
+    """Drop and create ``<name>_<suffix>`` next to the database ``url`` names; its URL."""
     import psycopg
 
     base, name = url.rsplit("/", 1)
-    bench = f"{name}_bench"
+    bench = f"{name}_{suffix}"
     with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{bench}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{bench}"')

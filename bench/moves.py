@@ -1,0 +1,121 @@
+"""Server CPU per move, in one process, stage by stage: what a socket's move costs the server
+without the noise of a loaded machine (bench/load.py measures the whole under load).
+
+Plays ``--matches`` matches between fresh players through the match socket's own code
+(``MatchConsumer._move``: the session check, ``moves.move_submit``, the mover's board), then
+what the opponent's server process does with the push (``consumers._read_many``, the
+opponent's board). The push itself (the channel layer, the sockets) is not counted. Prints the CPU time (``time.process_time``) per move of each stage: median
+and p90 over all moves, and the total. Run it before and after a change, in the same sitting.
+
+    DATABASE_URL=postgres://euchre:euchre@127.0.0.1:5432/euchre \\
+    .venv/bin/python bench/moves.py [--matches 40] [--moves 60]
+
+It makes a database of its own (``<name>_bench_moves``: bench/load.py's may be in use),
+dropped and created afresh at each run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.load import fresh_database  # noqa: E402
+
+STAGES = ["session check", "move_submit", "mover's board", "opponent: read", "opponent's board"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=40)
+    parser.add_argument("--moves", type=int, default=60, help="moves per match at most")
+    args = parser.parse_args()
+    env = {**os.environ, "DEBUG": "0", "DJANGO_SETTINGS_MODULE": "euchre_site.settings"}
+    env.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
+    if not env.get("DATABASE_URL"):
+        sys.exit("Set DATABASE_URL (PostgreSQL): the benchmark runs production-style")
+    env["DATABASE_URL"] = fresh_database(env["DATABASE_URL"], "bench_moves")
+    env.pop("REDIS_URL", None)  # pushes go nowhere: only this process's work is measured
+    os.environ.update(env)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from games import consumers, realtime, services
+    from games.engine import legal_actions
+    from games.models import Match
+
+    def socket(user, match_id: int) -> consumers.MatchConsumer:
+        """A match socket's state as ``connect`` leaves it, for ``user``."""
+        client = Client()
+        client.force_login(user)
+        consumer = consumers.MatchConsumer()
+        consumer.user, consumer.match_id = user, match_id
+        consumer.session_key = client.cookies["sessionid"].value
+        consumer.language, consumer.base_url = "en", "http://127.0.0.1:8000"
+        consumer.casual_for_you = False
+        consumer.ratings = consumers._table(Match.objects.get(pk=match_id)).match.ratings
+        return consumer
+
+    # The push after the commit goes nowhere: a server hands it to its event loop and the
+    # channel layer (bench/load.py counts that); here it would start an event loop per move.
+    realtime._send = lambda *args, **kwargs: None
+    users = get_user_model().objects
+    spent = {stage: [] for stage in STAGES}
+    for number in range(args.matches):
+        a, b = users.create_user(f"bench{number}a"), users.create_user(f"bench{number}b")
+        opened = services.match_create(user=a, move_seconds=None)
+        match = services.match_join(user=b, match_id=opened.pk)
+        sockets = {match.seat_of(user): socket(user, match.pk) for user in (a, b)}
+        for _ in range(args.moves):
+            if match.is_over:
+                break
+            mover, other = sockets[match.state.turn], sockets[match.state.turn ^ 1]
+            action = str(legal_actions(match.state)[0])
+            content = {"action": action, "version": match.version}
+            clock = time.process_time()
+
+            def lap(stage: str) -> None:
+                nonlocal clock
+                now = time.process_time()
+                spent[stage].append(now - clock)
+                clock = now
+
+            mover.check_session()
+            lap("session check")
+            match = consumers.move_submit(user=mover.user, match_id=match.pk, data=content)
+            lap("move_submit")
+            # As ``MatchConsumer._move``: the ratings change only when a match ends.
+            mover.render(consumers._table(match, None if match.is_over else mover.ratings))
+            lap("mover's board")
+            table = consumers._read_many([match.pk])[match.pk]
+            lap("opponent: read")
+            other.render(table)
+            lap("opponent's board")
+        match = Match.objects.get(pk=match.pk)
+
+    moves = len(spent[STAGES[0]])
+    print(f"{moves} moves in {args.matches} matches, database {django.db.connection.vendor}")
+    print(f"{'stage':20s} {'median':>9s} {'p90':>9s}   CPU per move")
+    total = 0.0
+    for stage in STAGES:
+        values = sorted(spent[stage])
+        median, p90 = statistics.median(values), values[int(len(values) * 0.9)]
+        total += statistics.fmean(values)
+        print(f"{stage:20s} {median * 1000:7.2f} ms {p90 * 1000:7.2f} ms")
+    print(f"{'all (mean sum)':20s} {total * 1000:7.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
