@@ -4,8 +4,9 @@ without the noise of a loaded machine (bench/load.py measures the whole under lo
 Plays ``--matches`` matches between fresh players through the match socket's own code
 (``MatchConsumer._move``: the session check, ``moves.move_submit``, the mover's board), then
 what the opponent's server process does with the push (``consumers._read_many``, the
-opponent's board). The push itself (the channel layer, the sockets) is not counted. Prints the CPU time (``time.process_time``) per move of each stage: median
-and p90 over all moves, and the total. Run it before and after a change, in the same sitting.
+opponent's board). The push itself (the channel layer, the sockets) is not counted. Prints
+the CPU time (``time.process_time``) per move of each stage, median and p90 over all moves,
+and the total. Run it before and after a change, in the same sitting.
 
     DATABASE_URL=postgres://euchre:euchre@127.0.0.1:5432/euchre \\
     .venv/bin/python bench/moves.py [--matches 40] [--moves 60]
