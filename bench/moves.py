@@ -55,18 +55,18 @@ def main() -> None:
 
     from games import consumers, realtime, services
     from games.engine import legal_actions
-    from games.models import Match
+    from games.moves import move_submit
 
-    def socket(user, match_id: int) -> consumers.MatchConsumer:
+    def socket(user, match) -> consumers.MatchConsumer:
         """A match socket's state as ``connect`` leaves it, for ``user``."""
         client = Client()
         client.force_login(user)
         consumer = consumers.MatchConsumer()
-        consumer.user, consumer.match_id = user, match_id
+        consumer.user, consumer.match_id = user, match.pk
         consumer.session_key = client.cookies["sessionid"].value
         consumer.language, consumer.base_url = "en", "http://127.0.0.1:8000"
         consumer.casual_for_you = False
-        consumer.ratings = consumers._table(Match.objects.get(pk=match_id)).match.ratings
+        consumer.ratings = consumers._table(match).match.ratings
         return consumer
 
     # The push after the commit goes nowhere: a server hands it to its event loop and the
@@ -74,11 +74,20 @@ def main() -> None:
     realtime._send = lambda *args, **kwargs: None
     users = get_user_model().objects
     spent = {stage: [] for stage in STAGES}
+    clock = 0.0
+
+    def lap(stage: str) -> None:
+        """The CPU time since the last lap (or the move's start) goes to ``stage``."""
+        nonlocal clock
+        now = time.process_time()
+        spent[stage].append(now - clock)
+        clock = now
+
     for number in range(args.matches):
         a, b = users.create_user(f"bench{number}a"), users.create_user(f"bench{number}b")
         opened = services.match_create(user=a, move_seconds=None)
         match = services.match_join(user=b, match_id=opened.pk)
-        sockets = {match.seat_of(user): socket(user, match.pk) for user in (a, b)}
+        sockets = {match.seat_of(user): socket(user, match) for user in (a, b)}
         for _ in range(args.moves):
             if match.is_over:
                 break
@@ -86,16 +95,9 @@ def main() -> None:
             action = str(legal_actions(match.state)[0])
             content = {"action": action, "version": match.version}
             clock = time.process_time()
-
-            def lap(stage: str) -> None:
-                nonlocal clock
-                now = time.process_time()
-                spent[stage].append(now - clock)
-                clock = now
-
             mover.check_session()
             lap("session check")
-            match = consumers.move_submit(user=mover.user, match_id=match.pk, data=content)
+            match = move_submit(user=mover.user, match_id=match.pk, data=content)
             lap("move_submit")
             # As ``MatchConsumer._move``: the ratings change only when a match ends.
             mover.render(consumers._table(match, None if match.is_over else mover.ratings))
@@ -104,7 +106,6 @@ def main() -> None:
             lap("opponent: read")
             other.render(table)
             lap("opponent's board")
-        match = Match.objects.get(pk=match.pk)
 
     moves = len(spent[STAGES[0]])
     print(f"{moves} moves in {args.matches} matches, database {django.db.connection.vendor}")
