@@ -9,9 +9,11 @@ PORT ?= 8000
 # `make test` runs everything; PYTEST_ARGS narrows it (e.g. PYTEST_ARGS="tests/engine -x").
 PYTEST_ARGS ?=
 # The tests without a browser spread their files over this many processes (pytest-xdist; 0:
-# one), and so do the browser tests: each of their processes has its own browser, server and
-# task worker (two: about 2:20 instead of 3:10 here; they mostly wait for pages and pushes).
-PYTEST_WORKERS ?= auto
+# one): one more than the cores, as some of them wait on servers and task workers of their own
+# (2 cores, SQLite: 85 s with three, 95 s with two). The browser tests use E2E_WORKERS: each
+# process has its own browser, server and task worker (two: about 1:50 here, and three are no
+# faster, as the browsers then take both cores).
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 E2E_WORKERS ?= 2
 
 .PHONY: run test lint format bench clean superuser

@@ -21,6 +21,9 @@ from tests.servers import Server, Worker, server_env
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+# Screenshots are for a person to look at; nothing asserts on them, and a full-page one costs
+# the browser more than most of what a test checks. ``SCREENSHOTS=1 make test`` takes them all.
+TAKE_SCREENSHOTS = os.environ.get("SCREENSHOTS") == "1"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -31,6 +34,26 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def shot(
+    page, name: str, *, full_page: bool = True, folder: Path = SCREENSHOTS, force: bool = False
+) -> None:
+    """``folder/name.png``, with ``SCREENSHOTS=1`` only (or ``force``: a failed test's pages
+    at its end, see ``new_page``)."""
+    if not (TAKE_SCREENSHOTS or force):
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=full_page)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Marks the test ``failed_setup`` / ``failed_call`` for ``new_page``'s screenshots."""
+    report = yield
+    if report.failed:
+        setattr(item, f"failed_{report.when}", True)
+    return report
 
 
 def pytest_collection_modifyitems(items):
@@ -103,10 +126,9 @@ def new_page(browser, request):
         return context.new_page()
 
     yield make
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    failed = any(getattr(request.node, f"failed_{when}", False) for when in ("setup", "call"))
     for number, context in enumerate(contexts):
-        for page in context.pages:
-            page.screenshot(
-                path=str(SCREENSHOTS / f"{request.node.name}-{number}.png"), full_page=True
-            )
+        if failed or TAKE_SCREENSHOTS:  # how each page looked at the end
+            for page in context.pages:
+                shot(page, f"{request.node.name}-{number}", folder=SCREENSHOTS, force=True)
         context.close()

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Match, MatchStatus
-from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.conftest import shot
 from tests.e2e.test_play_in_browser import PREFERRED
 from tests.servers import ROOT
 
@@ -64,8 +64,7 @@ def test_a_person_plays_the_reference_bot_a_whole_match(live_server_url, new_pag
                         break
             page.wait_for_function(MOVED_ON, arg=version, timeout=10_000)
         page.wait_for_selector("[data-result]", state="visible")  # after the last trick's beat
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "match-against-a-bot.png"), full_page=True)
+        shot(page, "match-against-a-bot")
     finally:
         bot.terminate()
         bot.wait(timeout=10)

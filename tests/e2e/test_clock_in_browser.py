@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import EndReason, Match
-from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.conftest import shot
 from tests.matches import both_acted, start
 from tests.tasks import age
 
@@ -54,8 +54,7 @@ def test_the_clock_counts_down_and_running_out_loses_the_match(
         timeout=3_000,
     )  # it counts down without a reload, and keeps to the deadline as it does
     assert assert_shows_time_left(clock.inner_text(), deadline, asked) < value
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "clock-running.png"))
+    shot(page, "clock-running", full_page=False)
     # At zero the worker ends the match, and the page shows it without a reload: not before
     # the deadline, and within a few seconds of it.
     wait = (deadline - timezone.now()).total_seconds() + 8
@@ -81,7 +80,7 @@ def test_a_player_whose_opponent_left_claims_the_match(live_server_url, new_page
     notice = page.locator("[data-claim]")
     assert f"{gone.username} has left the table" in notice.inner_text()
     assert not page.locator("#claim-button").is_visible()
-    page.screenshot(path=str(SCREENSHOTS / "claim-counting-down.png"))
+    shot(page, "claim-counting-down", full_page=False)
     page.locator("#claim-button").click(timeout=8_000)  # shown when the count reaches zero
     page.wait_for_selector("[data-result]", timeout=5_000)
     assert f"{gone.username} left the table" in page.locator("[data-result]").inner_text()

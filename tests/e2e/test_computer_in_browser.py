@@ -7,7 +7,7 @@ import time
 import pytest
 
 from games.models import Match, Move
-from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.conftest import shot
 from tests.e2e.test_play_in_browser import PREFERRED
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -16,8 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_whole_hand_against_the_hard_computer_without_a_reload(live_server_url, new_page, alice):
     page = new_page(logged_in=alice)
     page.goto(live_server_url + "/play/")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "lobby-with-the-computer.png"), full_page=True)
+    shot(page, "lobby-with-the-computer")
     page.click("[data-more-options] summary")  # every rule: one click away
     page.check("input[name=computer-strength][value=hard]")
     page.click("[data-action=play-computer]")

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import MatchStatus, PlayerSettings
-from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.conftest import shot
 from tests.e2e.test_play_in_browser import PREFERRED
 from tests.matches import start
 
@@ -33,11 +33,6 @@ def at_version(page, version: int) -> None:
 
 def log_keys(page) -> list[str]:
     return page.eval_on_selector_all("#move-log li", "lines => lines.map(li => li.dataset.key)")
-
-
-def shot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
 def test_two_players_follow_every_card_summary_and_turn_of_a_whole_match(

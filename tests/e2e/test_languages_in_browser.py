@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.conftest import shot
 from tests.matches import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,8 +24,7 @@ def test_switching_language_on_the_match_page_translates_the_board(
     page.goto(f"{live_server_url}/matches/{match.pk}/")
     with translation.override("en"):
         assert page.locator("[data-action=pass] [data-label]").inner_text() == "Pass"
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "match-in-en.png"), full_page=True)
+    shot(page, "match-in-en")
     page.select_option("[data-language-choice]", code)  # submits by itself
     page.wait_for_selector(f'html[lang="{code}"]')
     page.wait_for_selector("#board")
@@ -36,10 +35,9 @@ def test_switching_language_on_the_match_page_translates_the_board(
         # Nobody has moved yet: leaving is a free abort, not a resignation.
         assert translation.gettext("Abort") in page.locator("[data-action=resign]").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"match-in-{code}.png"), full_page=True)
+    shot(page, f"match-in-{code}")
     page.goto(f"{live_server_url}/rules/")
-    page.screenshot(path=str(SCREENSHOTS / f"rules-in-{code}.png"), full_page=True)
+    shot(page, f"rules-in-{code}")
 
 
 @pytest.mark.parametrize("code", OFFERED)
@@ -62,12 +60,11 @@ def test_sign_up_and_log_in_speak_each_language_django_texts_included(
         assert translation.gettext("This password is entirely numeric.") in shown
         assert translation.gettext("Enter the same password as before, for verification.") in shown
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"signup-in-{code}.png"), full_page=True)
+    shot(page, f"signup-in-{code}")
     page.goto(f"{live_server_url}/accounts/login/")
     page.fill("[name=username]", f"dana{code}")
     page.fill("[name=password]", "wrong")
     page.click("form button[type=submit]")
     page.wait_for_selector("[role=alert], .errorlist")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    page.screenshot(path=str(SCREENSHOTS / f"login-in-{code}.png"), full_page=True)
+    shot(page, f"login-in-{code}")

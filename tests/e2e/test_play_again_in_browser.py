@@ -10,15 +10,10 @@ from django_tasks_db.models import DBTaskResult
 from games import services
 from games.engine import first_dealer
 from games.models import Match, MatchStatus
-from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.conftest import shot
 from tests.matches import both_acted, play_to_the_end, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def shot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
 def open_finished(live_server_url, new_page, alice, bob):
@@ -144,7 +139,7 @@ def test_a_newcomer_reaches_a_running_match_against_the_computer_in_one_tap(
     page = new_page(width=width, height=height, logged_in=newcomer)
     page.goto(f"{live_server_url}/play/")
     name = "desktop" if width > 800 else "phone"
-    page.screenshot(path=str(SCREENSHOTS / f"lobby-{name}.png"))  # the first screen only
+    shot(page, f"lobby-{name}", full_page=False)  # the first screen only
     shot(page, f"lobby-{name}-whole")
     quick = page.locator("[data-action=quick-computer][data-strength=medium]")
     find = page.locator("[data-action=find-opponent]")

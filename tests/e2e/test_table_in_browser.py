@@ -3,8 +3,8 @@ middle with each card on its player's side, your hand at the bottom; all of it o
 screen; nothing on the page moves when a board is pushed in (layout shift, measured by the
 browser over a whole hand); and the first load stays under its budget of transferred bytes.
 
-Screenshots of bidding, a trick and a hand's end, desktop and phone, light and dark, go to
-``artifacts/table/`` (or ``$TABLE_SHOTS``)."""
+With ``SCREENSHOTS=1``, screenshots of bidding, a trick and a hand's end, desktop and phone,
+light and dark, go to ``artifacts/table/`` (or ``$TABLE_SHOTS``)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from games import services
 from games.engine import legal_actions
 from games.models import Match, MatchStatus
 from tests.e2e.conftest import ROOT
+from tests.e2e.conftest import shot as screenshot
 from tests.e2e.test_computer_in_browser import play_against_the_computer
 from tests.matches import play_to_the_end, start
 from tests.servers import Server, server_env
@@ -102,8 +103,7 @@ def until(match: Match, done) -> Match:
 
 
 def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    screenshot(page, name, full_page=False, folder=SHOTS)
 
 
 def look(page, url: str, size: str, theme: str) -> None:
