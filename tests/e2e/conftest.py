@@ -128,7 +128,6 @@ def new_page(browser, request):
     yield make
     failed = any(getattr(request.node, f"failed_{when}", False) for when in ("setup", "call"))
     for number, context in enumerate(contexts):
-        if failed or TAKE_SCREENSHOTS:  # how each page looked at the end
-            for page in context.pages:
-                shot(page, f"{request.node.name}-{number}", folder=SCREENSHOTS, force=True)
+        for page in context.pages:  # how each page looked at the end
+            shot(page, f"{request.node.name}-{number}", force=failed)
         context.close()

@@ -16,7 +16,7 @@ from django.conf import settings
 
 from games import services
 from games.models import MatchAnalysis
-from tests.e2e.conftest import ROOT
+from tests.e2e.conftest import ROOT, shot
 from tests.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -129,9 +129,7 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
                         audited += 1
                     if width == "phone":
                         if page.evaluate("document.documentElement.scrollWidth") > wide:
-                            page.screenshot(
-                                path=str(ROOT / "artifacts" / f"wide-{code}-{name}.png")
-                            )
+                            shot(page, f"wide-{code}-{name}", full_page=False, force=True)
                         assert page.evaluate("document.documentElement.scrollWidth") <= wide, name
                         if code != "th":
                             assert page.evaluate(BROKEN_WORDS) == [], (code, name)

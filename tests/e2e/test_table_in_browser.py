@@ -19,7 +19,7 @@ from games import services
 from games.engine import legal_actions
 from games.models import Match, MatchStatus
 from tests.e2e.conftest import ROOT
-from tests.e2e.conftest import shot as screenshot
+from tests.e2e.conftest import shot as screenshot  # ``shot`` below: this file's folder
 from tests.e2e.test_computer_in_browser import play_against_the_computer
 from tests.matches import play_to_the_end, start
 from tests.servers import Server, server_env
