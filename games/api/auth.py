@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from .. import throttle
 from ..models import ApiToken
+from ..prepared import Prepared
 from ..services import GameError, NotAllowed, token_digest
 
 # Writing last_used_at on every request would cost each move a write: once a minute is plenty
@@ -31,13 +32,7 @@ def token_from_header(value: str) -> str | None:
 def authenticate(token: str | None, scope: str) -> ApiToken:
     """The live token with its player, allowed ``scope``; raises Unauthorized, NotAllowed
     (the scope is missing) or throttle.Throttled (too many requests with this token)."""
-    row = None
-    if token:
-        row = (
-            ApiToken.objects.select_related("user", "user__settings")
-            .filter(digest=token_digest(token), revoked_at__isnull=True, user__is_active=True)
-            .first()
-        )
+    row = _LIVE_BY_DIGEST.first(token_digest(token)) if token else None
     if row is None:
         raise Unauthorized("unauthorized")
     if not row.allows(scope):
@@ -51,5 +46,21 @@ def authenticate(token: str | None, scope: str) -> ApiToken:
 
 def token_live(token_id: int) -> bool:
     """Whether a stream opened with this token may go on (not revoked, player not suspended)."""
-    live = ApiToken.objects.filter(pk=token_id, revoked_at__isnull=True, user__is_active=True)
-    return live.exists()
+    return live_token(token_id) is not None
+
+
+def live_token(token_id: int) -> ApiToken | None:
+    """The token (with its scopes), unless it was revoked or its player suspended."""
+    return _LIVE_BY_ID.first(token_id)
+
+
+# Read at every request and every move over a socket: compiled once (games.prepared).
+def _live(**where):
+    live = ApiToken.objects.filter(revoked_at__isnull=True, user__is_active=True, **where)
+    return live.order_by()[:1]
+
+
+_LIVE_BY_DIGEST = Prepared(
+    lambda digest: _live(digest=digest).select_related("user", "user__settings"), "\0digest"
+)
+_LIVE_BY_ID = Prepared(lambda pk: _live(pk=pk), 2_147_400_002)

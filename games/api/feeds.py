@@ -12,6 +12,7 @@ import time
 
 from .. import services
 from ..models import Challenge, Match, MatchStatus, Move
+from ..prepared import Prepared
 from ..realtime import api_token_group, lobby_user_group, match_group, user_group
 from ..selectors import my_active_matches, pending_challenges
 from ..services import NotAllowed, NotFound
@@ -38,6 +39,16 @@ def remember_move(match: Match, *, user, action: str) -> None:
         version=match.version,
     )  # fmt: skip
     _recent[match.pk] = (time.monotonic() + RECENT_SECONDS, match, match.version - 1, [row])
+
+
+# A stream's reads at each change, compiled once (games.prepared).
+_MATCH = Prepared(lambda pk: Match.objects.filter(pk=pk)[:1], 2_147_400_003)
+_MOVES = Prepared(
+    lambda match_id, above, upto: Move.objects.filter(
+        match_id=match_id, version__gt=above, version__lte=upto
+    ).order_by("seq"),
+    2_147_400_004, 2_147_400_005, 2_147_400_006,
+)  # fmt: skip
 
 
 class Closed(Exception):
@@ -125,7 +136,7 @@ class MatchFeed(Feed):
             fresh = expires > time.monotonic() and match.version >= at_least and since >= lower
             if fresh and (match.player0_id, match.player1_id) == self.player_ids:
                 return match, [m for m in moves if m.version > since]
-        match = Match.objects.filter(pk=self.match_id).first()
+        match = _MATCH.first(self.match_id)
         if match is None:
             return None, []
         if (match.player0_id, match.player1_id) != self.player_ids:  # first read, or a join
@@ -134,11 +145,7 @@ class MatchFeed(Feed):
             self.player_ids = (match.player0_id, match.player1_id)
             self.players = [shapes.player(p) for p in match.players]
         lower = min(since, max(0, match.version - RECENT_MOVES))
-        moves = list(
-            Move.objects.filter(
-                match=match, version__gt=lower, version__lte=match.version
-            ).order_by("seq")
-        )
+        moves = _MOVES.all(match.pk, lower, match.version)
         if len(_recent) > 10_000:
             _recent.clear()
         _recent[self.match_id] = (time.monotonic() + RECENT_SECONDS, match, lower, moves)

@@ -23,10 +23,9 @@ from django.utils.translation import gettext as _
 from .. import refusals, services, throttle
 from ..consumers import Dispatch, in_database
 from ..i18n import language_for_scope
-from ..models import ApiToken
 from ..moves import Unreadable, move_submit
 from ..realtime import twice
-from .auth import Unauthorized, authenticate, token_from_header
+from .auth import Unauthorized, authenticate, live_token, token_from_header
 from .feeds import AccountFeed, Closed, Feed, MatchFeed, remember_move
 
 log = logging.getLogger(__name__)
@@ -285,12 +284,12 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
 
 def authenticate_again(token_id: int, scope: str) -> None:
     """A socket's token, checked again for one of its moves (revoked or suspended: refused):
-    a single column read, as it runs for every move (the socket knows its player)."""
-    live = ApiToken.objects.filter(pk=token_id, revoked_at__isnull=True, user__is_active=True)
-    scopes = list(live.values_list("scopes", flat=True)[:1])
-    if not scopes:
+    the token's row alone, compiled once, as it runs for every move (the socket knows its
+    player)."""
+    row = live_token(token_id)
+    if row is None:
         raise Unauthorized("unauthorized")
-    if scope not in scopes[0].split():
+    if not row.allows(scope):
         raise services.NotAllowed("scope_missing", scope=scope)
 
 

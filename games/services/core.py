@@ -4,6 +4,7 @@ tasks sent with the commit, and its end (rated in the same transaction)."""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from .. import realtime, tasks
@@ -15,6 +16,7 @@ from ..models import (
     Match,
     MatchStatus,
 )
+from ..prepared import Prepared
 from .errors import NotAllowed, NotFound
 from .ratings import _rate
 
@@ -32,18 +34,29 @@ def _player_locked(*users) -> None:
     list(players.filter(pk__in=pks).order_by("pk").values("pk"))
 
 
+def _match_with_players_locked(match_id) -> QuerySet:
+    # The players come in the same query (the board answering the request needs them); only
+    # the match row is locked, FOR NO KEY UPDATE: rows that refer to the match (a socket's
+    # presence, an analysis) can be written meanwhile. With FOR UPDATE, a socket opening
+    # (player locked, then its presence row refers to the match) and a rematch (match locked,
+    # then the player) each waited for the other: PostgreSQL's deadlock.
+    matches = Match.objects.select_for_update(of=("self",), no_key=True)
+    players = ("player0", "player1", "player0__settings", "player1__settings")
+    return matches.select_related(*players).filter(pk=match_id)[:1]
+
+
+# Every move reads it: compiled once (games.prepared), a quarter of the CPU of building it.
+_LOCKED = Prepared(_match_with_players_locked, 2_147_400_001)
+
+
 def _locked(match_id: int) -> Match:
     try:
-        # The players come in the same query (the board answering the request needs them);
-        # only the match row is locked, FOR NO KEY UPDATE: rows that refer to the match (a
-        # socket's presence, an analysis) can be written meanwhile. With FOR UPDATE, a socket
-        # opening (player locked, then its presence row refers to the match) and a rematch
-        # (match locked, then the player) each waited for the other: PostgreSQL's deadlock.
-        matches = Match.objects.select_for_update(of=("self",), no_key=True)
-        players = ("player0", "player1", "player0__settings", "player1__settings")
-        match = matches.select_related(*players).get(pk=match_id)
-    except (Match.DoesNotExist, ValueError, TypeError):
+        pk = int(match_id)  # as the ORM takes a pk: "12" is 12
+    except (TypeError, ValueError):
         raise NotFound("no_such_match") from None
+    match = _LOCKED.first(pk)
+    if match is None:
+        raise NotFound("no_such_match")
     if match.winner_id is not None:  # one of the two players: no third join for it
         match.winner = match.player0 if match.winner_id == match.player0_id else match.player1
     return match

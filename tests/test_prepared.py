@@ -1,0 +1,134 @@
+"""Reads compiled once (games.prepared) give what their querysets give: the same rows, with the
+same related objects, on the database the suite runs against (SQLite, or PostgreSQL in CI's
+second pass)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import transaction
+from django.db.models import Count
+
+from games import services
+from games.api import auth, feeds
+from games.consumers import _MATCH_WITH_PLAYERS, _read_many
+from games.models import Match, Move, PlayerSettings
+from games.prepared import Prepared
+from games.public import PLAYERS
+from games.services import core
+
+from .api.conftest import token_for
+from .matches import play_to_the_end, start
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def same(read, expected, seen: set | None = None) -> None:
+    """Every column of ``read`` equals ``expected``'s, and so do the related objects each came
+    with (a missing one, such as a player without settings, is missing in both)."""
+    seen = set() if seen is None else seen
+    if id(expected) in seen:  # a player's settings point back at the player
+        return
+    seen.add(id(expected))
+    assert type(read) is type(expected)
+    for field in expected._meta.concrete_fields:
+        assert getattr(read, field.attname) == getattr(expected, field.attname), field.name
+    assert read._state.fields_cache.keys() == expected._state.fields_cache.keys()
+    for name, related in expected._state.fields_cache.items():
+        if related is None:
+            assert read._state.fields_cache[name] is None, name
+        else:
+            same(read._state.fields_cache[name], related, seen)
+    assert read._state.adding is False
+
+
+@pytest.fixture
+def played(alice, bob):
+    """A finished match (its winner set) and an active one; Alice has settings, Bob none."""
+    PlayerSettings.objects.create(user=alice)
+    finished = play_to_the_end(start(alice, bob, rated=False), seed=3)
+    active = start(bob, alice)
+    return finished, active
+
+
+def test_the_locked_match_is_the_querysets_match_with_its_players(played):
+    assert played[0].winner_id is not None
+    for match in played:
+        with transaction.atomic():
+            read = core._LOCKED.first(match.pk)
+            expected = core._match_with_players_locked(match.pk).get()
+            locked = core._locked(match.pk)  # the winner is one of the players read with it
+        same(read, expected)
+        assert read.player0.username and read.player1.username
+        if locked.winner_id is not None:
+            assert locked.winner.pk == locked.winner_id and locked.winner in locked.players
+
+
+def test_a_match_id_that_is_no_match_is_not_found(played):
+    for wrong in (10**9, "nine", None, "12x"):
+        with transaction.atomic(), pytest.raises(services.NotFound):
+            core._locked(wrong)
+    with transaction.atomic():  # a pk given as text, as the ORM takes it
+        assert core._locked(str(played[0].pk)).pk == played[0].pk
+
+
+def test_a_sockets_read_of_few_matches_is_the_same_as_of_many(played, monkeypatch):
+    ids = [m.pk for m in played] + [10**9]
+    few = _read_many(ids)
+    monkeypatch.setattr("games.consumers.FEW", 0)  # the one query for them all
+    many = _read_many(ids)
+    assert few.keys() == many.keys() == {m.pk for m in played}
+    for pk in few:
+        assert few[pk].match == many[pk].match
+        assert few[pk].state == many[pk].state
+    expected = Match.objects.select_related(*PLAYERS).get(pk=played[0].pk)
+    same(_MATCH_WITH_PLAYERS.first(played[0].pk), expected)
+
+
+def test_a_streams_reads_are_the_querysets(played):
+    finished, _active = played
+    same(feeds._MATCH.first(finished.pk), Match.objects.get(pk=finished.pk))
+    assert feeds._MATCH.first(10**9) is None
+    moves = Move.objects.filter(match=finished, version__gt=3, version__lte=9)
+    expected = list(moves.order_by("seq"))
+    read = feeds._MOVES.all(finished.pk, 3, 9)
+    assert [m.version for m in read] == [4, 5, 6, 7, 8, 9]
+    for got, want in zip(read, expected, strict=True):
+        same(got, want)
+    assert feeds._MOVES.all(finished.pk, 9, 9) == []
+
+
+def test_a_token_is_read_live_and_not_once_revoked(alice, bob):
+    PlayerSettings.objects.create(user=alice)
+    secret = token_for(alice, scopes=("read",))
+    row = auth._LIVE_BY_DIGEST.first(services.token_digest(secret))
+    assert row.user.username == "alice" and row.user.settings.user_id == alice.pk
+    assert row.allows("read") and not row.allows("play")
+    assert auth.live_token(row.pk).pk == row.pk
+    assert auth._LIVE_BY_DIGEST.first(services.token_digest(token_for(bob))).user.username == "bob"
+    services.api_token_revoke(user=alice, token_id=row.pk)
+    assert auth._LIVE_BY_DIGEST.first(services.token_digest(secret)) is None
+    assert auth.live_token(row.pk) is None and not auth.token_live(row.pk)
+
+
+def test_it_is_compiled_once_per_thread(played):
+    read = Prepared(lambda pk: Match.objects.filter(pk=pk)[:1], 2_147_400_100)
+    assert read.first(played[0].pk).pk == played[0].pk
+    compiled = read._compiled("default")
+    assert read.first(played[1].pk).pk == played[1].pk
+    assert read._compiled("default") is compiled
+    elsewhere = []
+    thread = threading.Thread(target=lambda: elsewhere.append(read._compiled("default")))
+    thread.start()
+    thread.join()
+    assert elsewhere[0] is not compiled and elsewhere[0].sql == compiled.sql
+
+
+def test_a_read_it_cannot_prepare_is_refused_when_first_run(played):
+    absent = Prepared(lambda pk: Match.objects.filter(pk=1)[:1], 2_147_400_101)
+    with pytest.raises(ValueError, match="placeholder"):
+        absent.first(1)
+    counted = Prepared(lambda pk: Match.objects.annotate(n=Count("moves")).filter(pk=pk), 7)
+    with pytest.raises(ValueError, match="whole rows"):
+        counted.first(1)
