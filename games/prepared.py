@@ -1,4 +1,4 @@
-"""Reads that run at every move, compiled to SQL once per thread instead of at every call.
+"""Reads that run at every move, compiled to SQL once per process instead of at every call.
 
 Django builds a query's SQL afresh each time it runs: for the locked match with its players
 (five tables) that is about three quarters of the read's CPU, before anything reaches the
@@ -17,7 +17,6 @@ queryset's own answer.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -42,7 +41,7 @@ class _Compiled:
 
 
 class Prepared:
-    """A read compiled once per thread and database. ``build(*placeholders)`` returns the
+    """A read compiled once per process and database. ``build(*placeholders)`` returns the
     queryset; each placeholder must be a value none of the query's constants equals and must
     appear in its SQL parameters exactly once: within its field's range (Django drops a
     condition that no value of the field can meet), e.g. ``2_147_400_001`` for an id.
@@ -53,7 +52,7 @@ class Prepared:
         self.build = build
         self.placeholders = placeholders
         self.model = build(*placeholders).model
-        self._local = threading.local()  # a compiler holds its thread's connection
+        self._by_alias: dict[str, _Compiled] = {}
 
     def all(self, *values) -> list:
         alias = router.db_for_read(self.model)
@@ -81,10 +80,11 @@ class Prepared:
         return found[0] if found else None
 
     def _compiled(self, alias: str) -> _Compiled:
-        by_alias = self._local.__dict__.setdefault("by_alias", {})
-        compiled = by_alias.get(alias)
+        # Once per process, not per thread: under ASGI each request runs in a thread of its
+        # own. Two threads that compile at once both keep a correct answer.
+        compiled = self._by_alias.get(alias)
         if compiled is None:
-            compiled = by_alias[alias] = self._compile(alias)
+            compiled = self._by_alias[alias] = self._compile(alias)
         return compiled
 
     def _compile(self, alias: str) -> _Compiled:
@@ -93,6 +93,9 @@ class Prepared:
         shaped = query.annotation_select or query.deferred_loading[0]
         if shaped or queryset._prefetch_related_lookups:
             raise ValueError("a prepared read takes whole rows: no annotations, only(), prefetch")
+        # The compiler keeps the connection it was made with (this thread's), and uses it
+        # only to convert values read (``apply_converters`` hands it to each converter, which
+        # reads its features): the queries go through each caller's own connection.
         compiler = query.get_compiler(using=alias)
         sql, params = compiler.as_sql()
         slots = []
