@@ -7,7 +7,7 @@ the stock and (for the non-dealer) the discard cannot leak from a page built on 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
 from .cards import CODES, NO_TRUMP, SUIT_CODES, cards_in, sort_key
 from .rules import legal_actions
@@ -84,7 +84,25 @@ class View:
     winner: int | None
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The view as plain values (what ``dataclasses.asdict`` gives, in a third of its
+        time: the API sends one at every move)."""
+        return _plain(self)
+
+
+def _plain(value):
+    """A view's value with its dataclasses turned into dicts (tuples stay tuples). The view
+    holds only dataclasses, tuples and immutable scalars, so nothing needs copying."""
+    if isinstance(value, tuple):
+        return tuple(_plain(item) for item in value)
+    names = _FIELDS.get(type(value))
+    if names is None:
+        if not hasattr(value, "__dataclass_fields__"):
+            return value
+        names = _FIELDS[type(value)] = tuple(f.name for f in fields(value))
+    return {name: _plain(getattr(value, name)) for name in names}
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _trick_view(trick: Trick) -> TrickView:
