@@ -21,9 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connections, router
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
 
 
 @dataclass(frozen=True)
@@ -31,8 +33,7 @@ class _Compiled:
     sql: str
     params: tuple
     slots: tuple[int, ...]  # where each value goes in ``params``, in the order given
-    compiler: Any
-    converters: dict
+    converters: list  # (position, (converters, expression)), as get_converters gives them
     model: type[Model]
     init_list: list[str]
     start: int
@@ -43,30 +44,45 @@ class _Compiled:
 class Prepared:
     """A read compiled once per process and database. ``build(*placeholders)`` returns the
     queryset; each placeholder must be a value none of the query's constants equals and must
-    appear in its SQL parameters exactly once: within its field's range (Django drops a
-    condition that no value of the field can meet), e.g. ``2_147_400_001`` for an id.
+    appear in its SQL parameters exactly once, within its field's range (Django leaves out
+    of the SQL a condition on a value the field cannot hold), e.g. ``2_147_400_001`` for an
+    id. Each value must be of its placeholder's type.
     ``all(*values)`` is then ``list(build(*values))`` and ``first(*values)`` its first row or
     None (slice and order in ``build``: nothing is added)."""
 
     def __init__(self, build: Callable[..., QuerySet], *placeholders):
         self.build = build
         self.placeholders = placeholders
-        self.model = build(*placeholders).model
+        queryset = build(*placeholders)
+        self.model = queryset.model
+        self.locks = bool(queryset.query.select_for_update)
         self._by_alias: dict[str, _Compiled] = {}
 
     def all(self, *values) -> list:
-        alias = router.db_for_read(self.model)
+        # As the ORM: a locking read goes to the database written to, and only in a transaction
+        # (the ORM checks it while compiling, which happens once here).
+        alias = (router.db_for_write if self.locks else router.db_for_read)(self.model)
+        connection = connections[alias]
+        if self.locks and connection.features.has_select_for_update and connection.get_autocommit():
+            raise TransactionManagementError("select_for_update outside of a transaction")
         compiled = self._compiled(alias)
         params = list(compiled.params)
-        for slot, value in zip(compiled.slots, values, strict=True):
+        for slot, placeholder, value in zip(compiled.slots, self.placeholders, values, strict=True):
+            if not isinstance(value, type(placeholder)):  # None or a number is no digest
+                raise TypeError(f"{value!r} is not a {type(placeholder).__name__}")
             params[slot] = type(params[slot])(value)  # wrapped as the compiler wrapped it
-        with connections[alias].cursor() as cursor:
+        with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()
-        if compiled.converters:
-            rows = compiled.compiler.apply_converters(rows, compiled.converters)
         found = []
         for row in rows:
+            if compiled.converters:  # as the compiler's apply_converters, with this connection
+                row = list(row)
+                for pos, (convert, expression) in compiled.converters:
+                    value = row[pos]
+                    for converter in convert:
+                        value = converter(value, expression, connection)
+                    row[pos] = value
             obj = compiled.model.from_db(
                 alias, compiled.init_list, row[compiled.start : compiled.end]
             )
@@ -93,11 +109,11 @@ class Prepared:
         shaped = query.annotation_select or query.deferred_loading[0]
         if shaped or queryset._prefetch_related_lookups:
             raise ValueError("a prepared read takes whole rows: no annotations, only(), prefetch")
-        # The compiler keeps the connection it was made with (this thread's), and uses it
-        # only to convert values read (``apply_converters`` hands it to each converter, which
-        # reads its features): the queries go through each caller's own connection.
         compiler = query.get_compiler(using=alias)
-        sql, params = compiler.as_sql()
+        try:
+            sql, params = compiler.as_sql()
+        except EmptyResultSet:  # a placeholder that no value of its field can equal
+            raise ValueError("a placeholder is out of its field's range") from None
         slots = []
         for placeholder in self.placeholders:
             kind = type(placeholder)  # PostgreSQL's may be wrapped (psycopg's Int4: an int)
@@ -112,8 +128,9 @@ class Prepared:
             sql=sql,
             params=tuple(params),
             slots=tuple(slots),
-            compiler=compiler,
-            converters=compiler.get_converters([s[0] for s in select[: compiler.col_count]]),
+            converters=list(
+                compiler.get_converters([s[0] for s in select[: compiler.col_count]]).items()
+            ),
             model=klass_info["model"],
             init_list=[f[0].target.attname for f in select[start:end]],
             start=start,

@@ -4,16 +4,19 @@ second pass)."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 
 import pytest
-from django.db import connections, transaction
+from django.contrib.auth.models import User
+from django.db import connection, connections, transaction
 from django.db.models import Count
+from django.db.transaction import TransactionManagementError
 
 from games import services
 from games.api import auth, feeds
 from games.consumers import _MATCH_WITH_PLAYERS, _read_many
-from games.models import Match, Move, PlayerSettings
+from games.models import ApiToken, Match, Move, PlayerSettings
 from games.prepared import Prepared
 from games.public import PLAYERS
 from games.services import core
@@ -99,14 +102,40 @@ def test_a_streams_reads_are_the_querysets(played):
     assert feeds._MOVES.all(finished.pk, 9, 9) == []
 
 
+def test_a_locked_read_is_refused_outside_a_transaction_as_the_orms(played):
+    # The ORM refuses it where the database has row locks (SQLite has none: it lets it be).
+    locks = connection.features.has_select_for_update
+    with pytest.raises(TransactionManagementError) if locks else contextlib.nullcontext():
+        core._LOCKED.first(played[0].pk)
+    if connection.vendor == "postgresql":
+        assert "FOR NO KEY UPDATE OF" in core._LOCKED._compiled("default").sql
+
+
+def test_a_stream_from_before_the_first_version_gets_every_move(played, alice):
+    finished, _active = played
+    token = auth._LIVE_BY_DIGEST.first(services.token_digest(token_for(alice)))
+    # A client may say any number: it gets every move, not a database error.
+    events = feeds.MatchFeed(token=token, match_id=finished.pk, since=-3_000_000_000).start()
+    moves = [e for e in events if e["type"] == "move"]
+    assert len(moves) == finished.move_count and events[-1]["type"] == "state"
+
+
 def test_a_token_is_read_live_and_not_once_revoked(alice, bob):
     PlayerSettings.objects.create(user=alice)
     secret = token_for(alice, scopes=("read",))
+    live = ApiToken.objects.filter(revoked_at__isnull=True, user__is_active=True)
+    digest = services.token_digest(secret)
+    expected = live.select_related("user", "user__settings").get(digest=digest)
+    same(auth._LIVE_BY_DIGEST.first(services.token_digest(secret)), expected)
+    same(auth.live_token(expected.pk), live.get(pk=expected.pk))
     row = auth._LIVE_BY_DIGEST.first(services.token_digest(secret))
     assert row.user.username == "alice" and row.user.settings.user_id == alice.pk
     assert row.allows("read") and not row.allows("play")
     assert auth.live_token(row.pk).pk == row.pk
     assert auth._LIVE_BY_DIGEST.first(services.token_digest(token_for(bob))).user.username == "bob"
+    bob_token = auth._LIVE_BY_DIGEST.first(services.token_digest(token_for(bob, name="b")))
+    User.objects.filter(pk=bob.pk).update(is_active=False)  # suspended: no token of his is live
+    assert auth.live_token(bob_token.pk) is None
     services.api_token_revoke(user=alice, token_id=row.pk)
     assert auth._LIVE_BY_DIGEST.first(services.token_digest(secret)) is None
     assert auth.live_token(row.pk) is None and not auth.token_live(row.pk)
@@ -137,3 +166,8 @@ def test_a_read_it_cannot_prepare_is_refused_when_first_run(played):
     counted = Prepared(lambda pk: Match.objects.annotate(n=Count("moves")).filter(pk=pk), 7)
     with pytest.raises(ValueError, match="whole rows"):
         counted.first(1)
+    beyond = Prepared(lambda version: Move.objects.filter(version=version), -1)  # a positive field
+    with pytest.raises(ValueError, match="range"):
+        beyond.all(1)
+    with pytest.raises(TypeError):
+        auth._LIVE_BY_DIGEST.first(None)

@@ -144,7 +144,7 @@ class MatchFeed(Feed):
             match = Match.objects.select_related(*players).get(pk=self.match_id)
             self.player_ids = (match.player0_id, match.player1_id)
             self.players = [shapes.player(p) for p in match.players]
-        lower = min(since, max(0, match.version - RECENT_MOVES))
+        lower = max(0, min(since, match.version - RECENT_MOVES))  # a client's since may be < 0
         moves = _MOVES.all(match.pk, lower, match.version)
         if len(_recent) > 10_000:
             _recent.clear()

@@ -90,8 +90,9 @@ class View:
 
 
 def _plain(value):
-    """A view's value with its dataclasses turned into dicts (tuples stay tuples). The view
-    holds only dataclasses, tuples and immutable scalars, so nothing needs copying."""
+    """A view's value with its dataclasses turned into dicts (tuples stay tuples). A view
+    holds dataclasses, tuples and immutable scalars, and one dict, its rules, made afresh for
+    each view: nothing needs copying (``asdict`` copies everything)."""
     if isinstance(value, tuple):
         return tuple(_plain(item) for item in value)
     names = _FIELDS.get(type(value))

@@ -54,6 +54,8 @@ def _locked(match_id: int) -> Match:
         pk = int(match_id)  # as the ORM takes a pk: "12" is 12
     except (TypeError, ValueError):
         raise NotFound("no_such_match") from None
+    if not 0 < pk < 2**63:  # no id; and past 64 bits the database refuses the number
+        raise NotFound("no_such_match")
     match = _LOCKED.first(pk)
     if match is None:
         raise NotFound("no_such_match")
