@@ -57,10 +57,10 @@ def live_token(token_id: int) -> ApiToken | None:
 # Read at every request and every move over a socket: compiled once (games.prepared).
 def _live(**where):
     live = ApiToken.objects.filter(revoked_at__isnull=True, user__is_active=True, **where)
-    return live.order_by()[:1]
+    return live.order_by()  # one row by a unique key: no sort (the model's is by date)
 
 
 _LIVE_BY_DIGEST = Prepared(
-    lambda digest: _live(digest=digest).select_related("user", "user__settings"), "\0digest"
+    lambda digest: _live(digest=digest).select_related("user", "user__settings")[:1], "\0digest"
 )
-_LIVE_BY_ID = Prepared(lambda pk: _live(pk=pk), 2_147_400_002)
+_LIVE_BY_ID = Prepared(lambda pk: _live(pk=pk)[:1], 2_147_400_002)
