@@ -149,11 +149,15 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
     DATABASES["default"]["OPTIONS"] = {
         "pool": {"min_size": 2, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "20"))},
-        # Parameters bound by the server, so that psycopg prepares the statements a connection
-        # runs again and again (a move's few): PostgreSQL parses and plans each once, and the
-        # query text is not rebuilt with its values each time (bench/load.py: about a tenth less
-        # CPU per move on the whole machine).
+        # Parameters bound by the server: the query text is not rebuilt with its values each
+        # time (bench/load.py: about a tenth less CPU per move on the whole machine).
         "server_side_binding": os.environ.get("DATABASE_SERVER_SIDE_BINDING", "1") == "1",
+        # ... and psycopg prepares a statement a connection has run this many times (a move's
+        # few), so PostgreSQL stops planning it at every call. Django turns this off unless
+        # asked (for poolers such as PgBouncer in transaction mode; ours is in the process).
+        # Planning was half of PostgreSQL's CPU at 500 matches (pg_stat_statements); 0 turns
+        # it off.
+        "prepare_threshold": int(os.environ.get("DATABASE_PREPARE_THRESHOLD", "5")) or None,
     }
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DATABASE_NAME", "test_euchre")}
 else:

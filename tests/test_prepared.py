@@ -111,6 +111,22 @@ def test_a_locked_read_is_refused_outside_a_transaction_as_the_orms(played):
         assert "FOR NO KEY UPDATE OF" in core._LOCKED._compiled("default").sql
 
 
+def test_the_database_plans_a_moves_statements_once_per_connection(played):
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's: this runs in CI's DATABASE_URL pass")
+    for _ in range(12):  # psycopg prepares at the fifth; PostgreSQL goes generic after five more
+        with transaction.atomic():
+            core._LOCKED.first(played[1].pk)
+        _read_many([played[0].pk])
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement, generic_plans FROM pg_prepared_statements")
+        planned = {statement: generic for statement, generic in cursor.fetchall()}
+    for read in (core._LOCKED, _MATCH_WITH_PLAYERS):
+        parts = read._compiled("default").sql.split("%s")  # psycopg sends them as $1, $2, ...
+        sql = parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], 1))
+        assert planned.get(sql, 0) >= 1, (sql, planned)
+
+
 def test_a_stream_from_before_the_first_version_gets_every_move(played, alice):
     finished, _active = played
     token = auth._LIVE_BY_DIGEST.first(services.token_digest(token_for(alice)))
