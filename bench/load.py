@@ -640,19 +640,21 @@ async def restart_with_pages_open(base: str, players: list[tuple[int, str]], res
     return result
 
 
-def process_cpu_seconds(root: int) -> float:
-    """CPU time (user + system) of process ``root`` and its children, from /proc."""
+def process_cpu_seconds(root: int | None = None, name: str = "") -> float:
+    """CPU time (user + system), from /proc, of process ``root`` and its children, or of every
+    process called ``name`` (``postgres``: the database server, when it runs on this machine)."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            called, fields = (entry / "stat").read_text().rsplit(")", 1)
         except OSError:
             continue
+        fields = fields.split()
         pid, parent = int(entry.name), int(fields[1])
-        if root in (pid, parent):
+        if root in (pid, parent) or (name and called.split("(", 1)[1] == name):
             total += (int(fields[11]) + int(fields[12])) / tick
     return total
 
@@ -734,6 +736,7 @@ def main() -> None:
                 )  # fmt: skip
             measured["seating"] = await start.begin_when_quiet()
             cpu, machine = process_cpu_seconds(server.pid), machine_busy()
+            database = process_cpu_seconds(name="postgres")
             workers_cpu = sum(process_cpu_seconds(w.pid) for w in task_workers)
             mine = time.process_time()
             probe = asyncio.create_task(loop_lag(measured.setdefault("lag", [])))
@@ -741,6 +744,7 @@ def main() -> None:
             probe.cancel()
             measured["mine"] = time.process_time() - mine
             measured["cpu"] = process_cpu_seconds(server.pid) - cpu
+            measured["database"] = process_cpu_seconds(name="postgres") - database
             measured["workers"] = sum(process_cpu_seconds(w.pid) for w in task_workers)
             measured["workers"] -= workers_cpu
             measured["busy"] = [a - b for a, b in zip(machine_busy(), machine, strict=True)]
@@ -815,6 +819,9 @@ def main() -> None:
     row("ratio move / bare view", f"p50 {p50 / f50:5.1f}x  p99 {p99 / f99:5.1f}x")
     per_move = cpu / stats.moves * 1000 if stats.moves else float("nan")
     row("server CPU per move", f"{per_move:6.1f} ms  (ASGI processes, user + system)")
+    if measured["database"]:
+        database = measured["database"] / stats.moves * 1000 if stats.moves else float("nan")
+        row("PostgreSQL CPU per move", f"{database:6.1f} ms  (its processes on this machine)")
     row("machine CPU busy", f"{busy / total * 100:5.1f} %  (every process, during play)")
     l50, _, l99 = quantiles(measured["lag"])
     row(
