@@ -740,14 +740,23 @@ def main() -> None:
             workers_cpu = sum(process_cpu_seconds(w.pid) for w in task_workers)
             mine = time.process_time()
             probe = asyncio.create_task(loop_lag(measured.setdefault("lag", [])))
+
+            async def machine_at_deadline() -> None:
+                # The play window's end, not the last match's: a think time drawn near the
+                # deadline ends many seconds later, with the machine nearly idle meanwhile.
+                await asyncio.sleep(max(0.0, start.deadline - time.perf_counter()))
+                busy = machine_busy()
+                measured["busy"] = [a - b for a, b in zip(busy, machine, strict=True)]
+
+            machine_watch = asyncio.create_task(machine_at_deadline())
             await games
+            await machine_watch
             probe.cancel()
             measured["mine"] = time.process_time() - mine
             measured["cpu"] = process_cpu_seconds(server.pid) - cpu
             measured["database"] = process_cpu_seconds(name="postgres") - database
             measured["workers"] = sum(process_cpu_seconds(w.pid) for w in task_workers)
             measured["workers"] -= workers_cpu
-            measured["busy"] = [a - b for a, b in zip(machine_busy(), machine, strict=True)]
 
         asyncio.run(run())
         cpu, (busy, total) = measured["cpu"], measured["busy"]
@@ -822,7 +831,7 @@ def main() -> None:
     if measured["database"]:
         database = measured["database"] / stats.moves * 1000 if stats.moves else float("nan")
         row("PostgreSQL CPU per move", f"{database:6.1f} ms  (its processes on this machine)")
-    row("machine CPU busy", f"{busy / total * 100:5.1f} %  (every process, during play)")
+    row("machine CPU busy", f"{busy / total * 100:5.1f} %  (every process, in the play window)")
     l50, _, l99 = quantiles(measured["lag"])
     row(
         "this load generator",
