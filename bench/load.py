@@ -5,8 +5,10 @@ Starts PostgreSQL-backed, Redis-layered servers (two ASGI worker processes behin
 is made the way the match page makes it: over the page's open websocket (``--http``: posted
 over http, the page's way when its socket is down), and the opponent's socket must receive
 the pushed board. Prints moves per second, move-to-push latency (p50, p95, p99), errors and
-moves lost (acknowledged but absent from the database), and the latency of a bare view
-(``/healthz``) on the same server under the same concurrency, as a floor. Then a deploy
+moves lost (acknowledged but absent from the database), the CPU per move of the servers and
+of PostgreSQL (its processes, when it runs on this machine), how busy the whole machine was in
+the play window, and the latency of a bare view (``/healthz``) on the same server under the
+same concurrency, as a floor. Then a deploy
 with every page open: the server is stopped (SIGTERM) and started again, every page reopens
 its socket as live.js does, and it prints how long until all are back with their boards, and
 whether any board is behind the database.
