@@ -8,7 +8,7 @@ import pytest
 
 from games.models import Match, Move
 from tests.e2e.conftest import shot
-from tests.e2e.test_play_in_browser import PREFERRED
+from tests.e2e.test_play_in_browser import PREFERRED, trump_was_made
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,7 +25,7 @@ def test_a_whole_hand_against_the_hard_computer_without_a_reload(live_server_url
     page.evaluate("window.sameDocument = true")  # a reload would wipe it out
 
     match = Match.objects.get()
-    play_against_the_computer(page, match, lambda results: any(r["trump"] for r in results))
+    play_against_the_computer(page, match, trump_was_made)
     assert page.evaluate("window.sameDocument")
     match.refresh_from_db()
     page.wait_for_selector(f"#board[data-version='{match.version}']", timeout=10_000)

@@ -14,6 +14,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PREFERRED = ["order_up", "accept", "take_up", "name", "joker", "discard", "play", "pass", "leave"]
 
 
+def trump_was_made(results: list[dict]) -> bool:
+    """A hand in which somebody made trump is over (clubs is suit 0: not "no trump")."""
+    return any(r["trump"] is not None for r in results)
+
+
 def sign_up(page, base: str, username: str) -> None:
     page.goto(base + "/accounts/signup/")
     page.fill("#id_username", username)
@@ -60,7 +65,7 @@ def test_two_players_play_a_whole_hand_by_clicking(live_server_url, new_page):
         page.evaluate("window.sameDocument = true")
         page.on("request", lambda r: posted.append(r.url) if r.url.endswith("/act") else None)
     deadline = time.monotonic() + 120
-    while not any(r["trump"] for r in Match.objects.get(pk=match.pk).snapshot["results"]):
+    while not trump_was_made(Match.objects.get(pk=match.pk).snapshot["results"]):
         assert time.monotonic() < deadline, "the hand did not finish in two minutes"
         if not (act_once(alice, bob) or act_once(bob, alice)):
             alice.wait_for_timeout(200)
