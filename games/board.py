@@ -8,10 +8,13 @@ the context at all.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from .engine import Action, cards, replay, view_for
 from .engine.cards import CODES, NO_TRUMP, RANK_CODES, SUIT_CODES, sort_key
@@ -143,6 +146,21 @@ def _outcome_line(result, seat, names) -> str:
     return _("%(maker)s made it: 1 point.") % who
 
 
+# The addresses a board's forms post to, by URL name: reversed once per match and process, not
+# by a ``{% url %}`` tag in every board of every move.
+MATCH_URL_NAMES = (
+    "match_board", "match_act", "match_resign", "match_claim", "match_abort", "match_join",
+    "match_replay", "rematch_offer", "rematch_accept", "rematch_decline",
+)  # fmt: skip
+
+
+@lru_cache(maxsize=4096)
+def match_urls(pk: int, prefix: str) -> MappingProxyType:
+    """The match's addresses by URL name (``prefix``: the script prefix they were reversed
+    under, part of the cache's key)."""
+    return MappingProxyType({name: reverse(name, args=[pk]) for name in MATCH_URL_NAMES})
+
+
 def board_context(
     match: PublicMatch,
     view: View | None,
@@ -166,6 +184,7 @@ def board_context(
     context = {
         "match": match,
         "user": user,
+        "urls": match_urls(match.pk, get_script_prefix()),
         "invite_url": f"{base_url}/matches/{match.pk}/",
         "invite_path": f"/matches/{match.pk}/",
         "opponent_present": seat is not None
@@ -543,6 +562,7 @@ def hand_log(view, names) -> list[dict]:
     appends only the lines it has not shown, so a screen reader hears each once)."""
     counts: dict[int, int] = {}
     lines = []
+    names, language = tuple(names), get_language()
     for entry in view.log:
         counts[entry.hand] = counts.get(entry.hand, 0) + 1
         lines.append(
@@ -550,10 +570,17 @@ def hand_log(view, names) -> list[dict]:
                 "key": f"{entry.hand}-{counts[entry.hand]}",
                 "kind": entry.kind,
                 "mine": entry.seat == view.seat and entry.kind in ("bid", "discard", "play"),
-                "text": log_words(entry, names, view.seat),
+                "text": _log_line(entry, names, view.seat, language),
             }
         )
     return lines
+
+
+@lru_cache(maxsize=32_768)  # a hand's lines for every match a busy process serves, both seats
+def _log_line(entry, names: tuple[str, str], seat, language: str) -> str:
+    """``log_words``, remembered: a line is worded once per viewer and language, not again at
+    every later move of its hand (``language``: the one active, part of the cache's key)."""
+    return log_words(entry, names, seat)
 
 
 POINTS_WHY = {
