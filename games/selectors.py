@@ -65,8 +65,10 @@ def rating_of(*, user) -> PlayerRating:
 PRESENCE_TIMEOUT = timedelta(seconds=45)
 # Every board rendered shows presence, and a move renders several: each process remembers a
 # match's presence briefly. A connect or disconnect anywhere is broadcast to every process,
-# which forgets it at once (forget_presence); the expiry covers servers that died silently.
-PRESENCE_MEMORY_SECONDS = 5.0
+# which forgets it at once (forget_presence); the expiry covers servers that died silently,
+# whose sockets count as present until PRESENCE_TIMEOUT anyway. Under load (500 matches, a move
+# every 2 s each) 5 s of memory meant a presence query about every other move.
+PRESENCE_MEMORY_SECONDS = 15.0
 
 
 @dataclass(frozen=True)
