@@ -1,17 +1,19 @@
 """Load: many concurrent matches over real http and websockets, served the production way.
 
-Starts PostgreSQL-backed, Redis-layered servers (two ASGI worker processes behind one address:
-``uvicorn --workers 2``), then plays N matches at once from this separate process. Each move
-is made the way the match page makes it: over the page's open websocket (``--http``: posted
-over http, the page's way when its socket is down), and the opponent's socket must receive
-the pushed board. Prints moves per second, move-to-push latency (p50, p95, p99), errors and
-moves lost (acknowledged but absent from the database), the CPU per move of the servers and
-of PostgreSQL (its processes, when it runs on this machine), how busy the whole machine was in
-the play window, and the latency of a bare view (``/healthz``) on the same server under the
-same concurrency, as a floor. Then a deploy
-with every page open: the server is stopped (SIGTERM) and started again, every page reopens
-its socket as live.js does, and it prints how long until all are back with their boards, and
-whether any board is behind the database.
+Starts PostgreSQL-backed, Redis-layered web processes as the README's production does: two
+uvicorn processes behind nginx with the site's own config (``deploy/nginx.conf``: every
+socket of a match reaches the same process), or, with ``--front none``, two uvicorn workers
+sharing one port (``uvicorn --workers 2``: a match's two sockets land on either). Then it
+plays N matches at once from this separate process. Each move is made the way the match page
+makes it: over the page's open websocket (``--http``: posted over http, the page's way when
+its socket is down), and the opponent's socket must receive the pushed board. Prints moves
+per second, move-to-push latency (p50, p95, p99), errors and moves lost (acknowledged but
+absent from the database), the CPU per move of the web processes, of nginx and of PostgreSQL
+(its processes, when it runs on this machine), how busy the whole machine was in the play
+window, and the latency of a bare view (``/healthz``) under the same concurrency, as a
+floor. Then a deploy with every page open: the web processes are stopped (SIGTERM) and
+started again (nginx stays up), every page reopens its socket as live.js does, and it prints
+how long until all are back with their boards, and whether any board is behind the database.
 
     DATABASE_URL=postgres://euchre:euchre@127.0.0.1:5432/euchre \\
     REDIS_URL=redis://127.0.0.1:6379/0 \\
@@ -681,7 +683,10 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a move")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="web processes")
+    parser.add_argument("--front", choices=["nginx", "none"], default="nginx",
+                        help="nginx in front of a process per port (deploy/nginx.conf), or "
+                        "none: uvicorn's workers sharing one port")  # fmt: skip
     parser.add_argument("--http", action="store_true", help="post moves over http instead")
     parser.add_argument("--computer", choices=["easy", "medium", "hard"], default="",
                         help="each match a person against the computer")  # fmt: skip
@@ -709,10 +714,35 @@ def main() -> None:
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     delay = float(env.get("COMPUTER_MOVE_DELAY_SECONDS", "0.8"))
 
-    port = free_port()
-    server = start_server(port, args.workers, env)
+    front = None
+    if args.front == "nginx":  # a process per port, nginx in front
+        ports = [free_port() for _ in range(args.workers)]
+
+        def start_web() -> list[subprocess.Popen]:
+            return [start_server(port, 1, env) for port in ports]
+    else:  # one port shared by uvicorn's workers
+        ports = [free_port()]
+
+        def start_web() -> list[subprocess.Popen]:
+            return [start_server(ports[0], args.workers, env)]
+
+    servers = start_web()
     task_workers = start_task_workers(args.task_workers if args.computer else 0, env)
-    base = f"http://127.0.0.1:{port}"
+    base = f"http://127.0.0.1:{ports[0]}"
+    if args.front == "nginx":
+        from tests.servers import Front, nginx
+
+        if nginx() is None:
+            sys.exit("--front nginx needs nginx (Debian's nginx-light), or use --front none")
+        front = Front(ports).start()
+        base = front.url
+
+    def web_cpu() -> float:
+        return sum(process_cpu_seconds(server.pid) for server in servers)
+
+    def front_cpu() -> float:
+        return process_cpu_seconds(front.process.pid) if front else 0.0
+
     try:
         rng = random.Random(1)
         stats = Stats()
@@ -737,7 +767,7 @@ def main() -> None:
                       for m, a, b in matches)
                 )  # fmt: skip
             measured["seating"] = await start.begin_when_quiet()
-            cpu, machine = process_cpu_seconds(server.pid), machine_busy()
+            cpu, machine, nginx_cpu = web_cpu(), machine_busy(), front_cpu()
             database = process_cpu_seconds(name="postgres")
             workers_cpu = sum(process_cpu_seconds(w.pid) for w in task_workers)
             mine = time.process_time()
@@ -755,7 +785,8 @@ def main() -> None:
             await machine_watch
             probe.cancel()
             measured["mine"] = time.process_time() - mine
-            measured["cpu"] = process_cpu_seconds(server.pid) - cpu
+            measured["cpu"] = web_cpu() - cpu
+            measured["front"] = front_cpu() - nginx_cpu
             measured["database"] = process_cpu_seconds(name="postgres") - database
             measured["workers"] = sum(process_cpu_seconds(w.pid) for w in task_workers)
             measured["workers"] -= workers_cpu
@@ -764,11 +795,11 @@ def main() -> None:
         cpu, (busy, total) = measured["cpu"], measured["busy"]
         floor = asyncio.run(bare_view(base, args.matches, min(args.seconds, 15), args.think, rng))
 
-        # A deploy in the middle of it all: every page open, the server restarted.
+        # A deploy in the middle of it all: every page open, the web processes restarted.
         def restart() -> float:
-            nonlocal server
-            stopped_in = stop_server(server)
-            server = start_server(port, args.workers, env)
+            nonlocal servers
+            stopped_in = max(stop_server(server) for server in servers)
+            servers = start_web()
             return stopped_in
 
         players = [(m, cookie) for m, a, b in matches for cookie in (a, b) if cookie]
@@ -776,7 +807,10 @@ def main() -> None:
         if not (args.computer or args.api):
             restarted = asyncio.run(restart_with_pages_open(base, players, restart, rng))
     finally:
-        stop_server(server)
+        for server in servers:
+            stop_server(server)
+        if front:
+            front.stop()
         for worker in task_workers:
             worker.terminate()
             worker.wait()
@@ -786,9 +820,10 @@ def main() -> None:
     p50, p95, p99 = quantiles(stats.latencies)
     f50, f95, f99 = quantiles(floor)
     against = f" against the {args.computer} computer ({args.task_workers} task workers)"
+    served = "behind nginx (deploy/nginx.conf)" if front else "sharing one port (uvicorn --workers)"
     print(
         f"{args.matches} concurrent matches{against if args.computer else ''}, "
-        f"{args.workers} ASGI workers, PostgreSQL + Redis,"
+        f"{args.workers} web processes {served}, PostgreSQL + Redis,"
     )
     sockets = args.matches * (1 if args.computer else 2)
     kind = "streams" if args.api else "sockets"
@@ -830,6 +865,9 @@ def main() -> None:
     row("ratio move / bare view", f"p50 {p50 / f50:5.1f}x  p99 {p99 / f99:5.1f}x")
     per_move = cpu / stats.moves * 1000 if stats.moves else float("nan")
     row("server CPU per move", f"{per_move:6.1f} ms  (ASGI processes, user + system)")
+    if front:
+        per_front = measured["front"] / stats.moves * 1000 if stats.moves else float("nan")
+        row("nginx CPU per move", f"{per_front:6.1f} ms  (the front, deploy/nginx.conf)")
     if measured["database"]:
         database = measured["database"] / stats.moves * 1000 if stats.moves else float("nan")
         row("PostgreSQL CPU per move", f"{database:6.1f} ms  (its processes on this machine)")
@@ -848,7 +886,7 @@ def main() -> None:
         return
     closed = sorted(restarted["closed"].items(), key=str)  # a code may be None
     closes = ", ".join(f"{n} with {code}" for code, n in closed)
-    row("restart, pages open", f"the old server stopped in {restarted['stopped in']:.1f} s; "
+    row("restart, pages open", f"the old processes stopped in {restarted['stopped in']:.1f} s; "
         f"sockets closed: {closes}")  # fmt: skip
     row(
         "  every page back",

@@ -1,4 +1,5 @@
-"""Real server processes for tests: daphne subprocesses on the test database.
+"""Real server processes for tests: daphne subprocesses on the test database, task workers,
+and nginx in front of servers with the site's own front config (``deploy/nginx.conf``).
 
 Each is started the way production starts one (``python -m daphne ... asgi:application``)
 with DEBUG off, so tests see exactly what a player's browser would.
@@ -8,10 +9,13 @@ from __future__ import annotations
 
 import os
 import queue
+import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -137,3 +141,63 @@ class Worker:
             self.process.wait()
 
     stop = Server.stop
+
+
+FRONT_CONFIG = ROOT / "deploy" / "nginx.conf"
+
+
+def nginx() -> str | None:
+    """Where nginx is (Debian's package puts it in /usr/sbin, off some users' PATH)."""
+    found = shutil.which("nginx") or "/usr/sbin/nginx"
+    return found if os.access(found, os.X_OK) else None
+
+
+class Front:
+    """nginx on ``port`` with ``deploy/nginx.conf``, its upstream's servers replaced by
+    ``upstreams`` (ports on 127.0.0.1). Its own files (main config, pid, log) go in a
+    directory of its own. Used by tests/realtime/test_front.py and bench/load.py."""
+
+    def __init__(self, upstreams: list[int], port: int | None = None):
+        self.upstreams = upstreams
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+
+    def site_config(self) -> str:
+        """``deploy/nginx.conf`` with this front's address and upstream servers."""
+        text = FRONT_CONFIG.read_text()
+        servers = "".join(f"    server 127.0.0.1:{port};\n" for port in self.upstreams)
+        text, upstreams = re.subn(r"(?m)(?:^    server 127\.0\.0\.1:\d+;\n)+", servers, text)
+        text, listens = re.subn(r"(?m)^    listen \d+;", f"    listen 127.0.0.1:{self.port};", text)
+        if (upstreams, listens) != (1, 1):
+            raise ValueError(f"{FRONT_CONFIG} no longer has one upstream and one listen line")
+        return text
+
+    def start(self) -> Front:
+        folder = Path(tempfile.mkdtemp(prefix="euchre-front-"))
+        (folder / "site.conf").write_text(self.site_config())
+        # As many sockets as a load test opens, each held twice (browser side, server side).
+        (folder / "nginx.conf").write_text(
+            f"worker_processes 1;\npid {folder}/nginx.pid;\nerror_log {folder}/error.log warn;\n"
+            "worker_rlimit_nofile 20000;\nevents { worker_connections 8192; }\n"
+            f"http {{\n  access_log off;\n  include {folder}/site.conf;\n}}\n"
+        )
+        self.process = subprocess.Popen(
+            [nginx() or "nginx", "-p", str(folder), "-e", str(folder / "error.log"),
+             "-c", str(folder / "nginx.conf"), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"nginx exited: {self.process.stderr.read().strip()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("nginx did not listen within 10 s")
+
+    def stop(self) -> None:
+        Server.stop(self)

@@ -1,0 +1,113 @@
+"""nginx in front of several web processes, with the site's own config (deploy/nginx.conf):
+every request about one match reaches one process, the rest are spread, a process that is
+down has its matches served by another, and a whole match is played through it."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import urllib.request
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from games import services
+from tests.conftest import missing
+from tests.servers import Front, Server, nginx, server_env
+
+from .players import Player, play_moves, session_cookie
+
+# Every path about match <id> that the config routes by the match: the page's socket, the
+# API's socket and stream, the match's page, board and move posts (the page's and the API's).
+MATCH_PATHS = (
+    "/ws/matches/{id}/",
+    "/api/v1/ws/matches/{id}",
+    "/api/v1/stream/matches/{id}",
+    "/matches/{id}/",
+    "/matches/{id}/board",
+    "/matches/{id}/act",
+    "/api/v1/matches/{id}/move",
+)
+
+
+@pytest.fixture
+def front_needed():
+    if nginx() is None:
+        missing("nginx (Debian's nginx-light)")
+
+
+class Named(ThreadingHTTPServer):
+    """A stand-in web process: it answers every request with its own name."""
+
+    def __init__(self, name: str):
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - http.server's name
+                body = name.encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.port = self.server_address[1]
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+
+def answered_by(front: Front, path: str) -> str:
+    with urllib.request.urlopen(front.url + path, timeout=5) as response:
+        return response.read().decode()
+
+
+def test_every_request_about_a_match_reaches_one_process_and_the_rest_are_spread(front_needed):
+    processes = [Named("first"), Named("second")]
+    front = Front([p.port for p in processes]).start()
+    try:
+        chosen = {}
+        for match_id in range(1, 41):
+            seen = {answered_by(front, path.format(id=match_id)) for path in MATCH_PATHS * 2}
+            assert len(seen) == 1, f"match {match_id}'s requests went to {seen}"
+            chosen[match_id] = seen.pop()
+        assert set(chosen.values()) == {"first", "second"}  # the matches are shared out
+        elsewhere = Counter(answered_by(front, "/lobby/") for _ in range(40))
+        assert set(elsewhere) == {"first", "second"}
+
+        # One process goes away: its matches are served by the other.
+        gone = processes[0]
+        gone.shutdown()
+        gone.server_close()
+        for match_id in range(1, 41):
+            assert answered_by(front, f"/ws/matches/{match_id}/") == "second"
+    finally:
+        front.stop()
+        for process in processes[1:]:
+            process.shutdown()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_is_played_over_sockets_through_the_front(front_needed, alice, bob):
+    match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
+    cookies = session_cookie(alice), session_cookie(bob)
+    servers = [Server(server_env()).start(), Server(server_env()).start()]
+    front = Front([s.port for s in servers]).start()
+    try:
+
+        async def scenario() -> int:
+            # The upgrade, the Host the origin check compares, the cookie: all passed on.
+            a = await Player("alice", cookies[0]).connect(front, match.pk)
+            b = await Player("bob", cookies[1]).connect(front, match.pk)
+            version = await play_moves([a, b], 6)  # each move pushed to the other player
+            await a.close()
+            await b.close()
+            return version
+
+        assert asyncio.run(scenario()) == 7
+    finally:
+        front.stop()
+        for server in servers:
+            server.stop()
+    match.refresh_from_db()
+    assert match.moves.count() == 6
