@@ -163,6 +163,7 @@ class Front:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
+        self.folder: Path | None = None
 
     def site_config(self) -> str:
         """``deploy/nginx.conf`` with this front's address and upstream servers."""
@@ -175,7 +176,7 @@ class Front:
         return text
 
     def start(self) -> Front:
-        folder = Path(tempfile.mkdtemp(prefix="euchre-front-"))
+        folder = self.folder = Path(tempfile.mkdtemp(prefix="euchre-front-"))
         (folder / "site.conf").write_text(self.site_config())
         # As many sockets as a load test opens, each held twice (browser side, server side).
         (folder / "nginx.conf").write_text(
@@ -201,3 +202,5 @@ class Front:
 
     def stop(self) -> None:
         Server.stop(self)
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)

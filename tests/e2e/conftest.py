@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db.models import Q
 from django.test import Client
+from django.utils import timezone
 
 from tests.conftest import missing
 from tests.servers import Server, Worker, server_env
@@ -131,3 +134,23 @@ def new_page(browser, request):
         for page in context.pages:  # how each page looked at the end
             shot(page, f"{request.node.name}-{number}", force=failed)
         context.close()
+    settle()
+
+
+def settle(seconds: float = 3.0) -> None:
+    """Wait (at most ``seconds``) until the server has handled the closed sockets (their
+    presence rows gone) and the worker runs no task and has none due. The flush after each
+    test empties every table at once: meeting their writes, PostgreSQL breaks the tie as a
+    deadlock and the flush fails (seen once in CI, the analysis of a match just finished)."""
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    from games.models import Connection
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        due = Q(status=TaskResultStatus.READY, run_after__lte=timezone.now())
+        working = DBTaskResult.objects.filter(due | Q(status=TaskResultStatus.RUNNING))
+        if not working.exists() and not Connection.objects.exists():
+            return
+        time.sleep(0.05)

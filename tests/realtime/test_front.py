@@ -8,6 +8,7 @@ import asyncio
 import threading
 import urllib.request
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -91,7 +92,8 @@ def test_every_request_about_a_match_reaches_one_process_and_the_rest_are_spread
 def test_a_match_is_played_over_sockets_through_the_front(front_needed, alice, bob):
     match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
     cookies = session_cookie(alice), session_cookie(bob)
-    servers = [Server(server_env()).start(), Server(server_env()).start()]
+    with ThreadPoolExecutor(2) as starting:  # both at once: each takes a second or two
+        servers = list(starting.map(Server.start, [Server(server_env()), Server(server_env())]))
     front = Front([s.port for s in servers]).start()
     try:
 
