@@ -137,20 +137,23 @@ def new_page(browser, request):
     settle()
 
 
-def settle(seconds: float = 3.0) -> None:
-    """Wait (at most ``seconds``) until the server has handled the closed sockets (their
-    presence rows gone) and the worker runs no task and has none due. The flush after each
-    test empties every table at once: meeting their writes, PostgreSQL breaks the tie as a
-    deadlock and the flush fails (seen once in CI, the analysis of a match just finished)."""
+def settle(tasks_seconds: float = 3.0, sockets_seconds: float = 0.5) -> None:
+    """Wait until the worker runs no task and has none due (at most ``tasks_seconds``) and
+    the server has handled the closed sockets, their presence rows gone (at most
+    ``sockets_seconds``: it takes well under 0.1 s; a few tests leave a socket that no page
+    closed). The flush after each test empties every table at once: meeting their writes,
+    PostgreSQL breaks the tie as a deadlock and the flush fails (seen once in CI, just after
+    a whole match)."""
     from django_tasks.base import TaskResultStatus
     from django_tasks_db.models import DBTaskResult
 
     from games.models import Connection
 
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    began = time.monotonic()
+    while time.monotonic() < began + tasks_seconds:
         due = Q(status=TaskResultStatus.READY, run_after__lte=timezone.now())
         working = DBTaskResult.objects.filter(due | Q(status=TaskResultStatus.RUNNING))
-        if not working.exists() and not Connection.objects.exists():
+        sockets = time.monotonic() < began + sockets_seconds and Connection.objects.exists()
+        if not working.exists() and not sockets:
             return
         time.sleep(0.05)
