@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 
-from django.urls import get_script_prefix, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
@@ -155,9 +155,10 @@ MATCH_URL_NAMES = (
 
 
 @lru_cache(maxsize=4096)
-def match_urls(pk: int, prefix: str) -> MappingProxyType:
-    """The match's addresses by URL name (``prefix``: the script prefix they were reversed
-    under, part of the cache's key)."""
+def match_urls(pk: int) -> MappingProxyType:
+    """The match's addresses by URL name. The site is served at the root of its host, as the
+    sockets' and the invite's paths assume: no script prefix to key them by (reading it costs
+    more than the rest of this, as Django keeps it in an asgiref ``Local``)."""
     return MappingProxyType({name: reverse(name, args=[pk]) for name in MATCH_URL_NAMES})
 
 
@@ -184,7 +185,7 @@ def board_context(
     context = {
         "match": match,
         "user": user,
-        "urls": match_urls(match.pk, get_script_prefix()),
+        "urls": match_urls(match.pk),
         "invite_url": f"{base_url}/matches/{match.pk}/",
         "invite_path": f"/matches/{match.pk}/",
         "opponent_present": seat is not None
