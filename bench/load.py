@@ -714,28 +714,21 @@ def main() -> None:
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     delay = float(env.get("COMPUTER_MOVE_DELAY_SECONDS", "0.8"))
 
-    front = None
-    if args.front == "nginx":  # a process per port, nginx in front
-        ports = [free_port() for _ in range(args.workers)]
+    from tests.servers import Front, nginx
 
-        def start_web() -> list[subprocess.Popen]:
-            return [start_server(port, 1, env) for port in ports]
-    else:  # one port shared by uvicorn's workers
-        ports = [free_port()]
+    if args.front == "nginx" and nginx() is None:
+        sys.exit("--front nginx needs nginx (Debian's nginx-light), or use --front none")
+    # nginx in front of a process per port, or one port shared by uvicorn's workers.
+    per_port = 1 if args.front == "nginx" else args.workers
+    ports = [free_port() for _ in range(args.workers // per_port)]
 
-        def start_web() -> list[subprocess.Popen]:
-            return [start_server(ports[0], args.workers, env)]
+    def start_web() -> list[subprocess.Popen]:
+        return [start_server(port, per_port, env) for port in ports]
 
     servers = start_web()
     task_workers = start_task_workers(args.task_workers if args.computer else 0, env)
-    base = f"http://127.0.0.1:{ports[0]}"
-    if args.front == "nginx":
-        from tests.servers import Front, nginx
-
-        if nginx() is None:
-            sys.exit("--front nginx needs nginx (Debian's nginx-light), or use --front none")
-        front = Front(ports).start()
-        base = front.url
+    front = Front(ports).start() if args.front == "nginx" else None
+    base = front.url if front else f"http://127.0.0.1:{ports[0]}"
 
     def web_cpu() -> float:
         return sum(process_cpu_seconds(server.pid) for server in servers)
