@@ -139,6 +139,13 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The board alone (games/jinja.py): rendered at every move, for each kind of viewer.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "OPTIONS": {"environment": "games.jinja.environment"},
+    },
 ]
 
 # Database: SQLite unless DATABASE_URL names another (postgres://user:password@host:5432/name).

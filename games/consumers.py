@@ -29,6 +29,7 @@ from . import hints, refusals, selectors, services, sessions, throttle
 from .board import board_context
 from .engine import State
 from .i18n import language_for_scope
+from .jinja import render_board
 from .models import Match, MatchStatus, RatingChange
 from .moves import Unreadable, move_submit
 from .prepared import Prepared
@@ -548,7 +549,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
                 match, view, self.user, present=table.present, spectators=table.watching,
                 casual_for_you=self.casual_for_you, base_url=self.base_url,
             )  # fmt: skip
-            return render_to_string("match.html#board", context)
+            return render_board(context)
 
 
 def _table(match: Match, ratings: tuple[str, str] | None = None) -> Table:

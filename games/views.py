@@ -33,6 +33,7 @@ from .forms import (
     SignupForm,
 )
 from .glossary import TERMS
+from .jinja import render_board
 from .models import COMPUTER_USERNAME, ApiToken, Computer, Match, MatchStatus, Theme
 from .moves import Unreadable, move_submit
 from .public import PLAYERS, PublicMatch, view_of
@@ -353,9 +354,15 @@ def _render_board(request, match: Match, error: str = "", status: int = 200) -> 
         return _closed_to_watchers(request)
     context = _board_context(request, match, error)
     if request.htmx:
-        return render(request, "match.html#board", context, status=status)
+        return HttpResponse(render_board(context, request), status=status)
     context["sound_on"] = selectors.sound_on(user=request.user)
     context["themes"] = Theme.choices
+    return _match_page(request, context, status)
+
+
+def _match_page(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
+    """The match page around its board (``context``: the board's, and the page's own)."""
+    context["board"] = render_board(context, request)
     return render(request, "match.html", context, status=status)
 
 
@@ -454,7 +461,7 @@ def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
         return _closed_to_watchers(request)
     if request.GET.get("version") == str(match.version):
         return HttpResponse(status=204)
-    return render(request, "match.html#board", _board_context(request, match))
+    return HttpResponse(render_board(_board_context(request, match), request))
 
 
 def _act(request: HttpRequest, match_id: int, call) -> HttpResponse:
@@ -510,7 +517,7 @@ def match_hint(request: HttpRequest, match_id: int) -> HttpResponse:
         return render(request, "partials/hint.html", context)
     page = _board_context(request, match)
     page.update(context, sound_on=selectors.sound_on(user=request.user))
-    return render(request, "match.html", page)
+    return _match_page(request, page)
 
 
 def _match_action(service):

@@ -7,11 +7,11 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from django.template.loader import render_to_string
 from django.test import Client
 
 from games.board import board_context
 from games.engine.cards import CODES
+from games.jinja import render_board
 from games.models import Match
 from games.public import PublicMatch, view_of
 from tests.matches import play_to_the_end, start
@@ -21,7 +21,7 @@ def rendered(public, state, user, django_db_blocker) -> str:
     with django_db_blocker.block():  # any query would raise here
         view = view_of(state, public.seat_of(user))
         context = board_context(public, view, user, present=frozenset(), spectators=0)
-        return render_to_string("match.html#board", context)
+        return render_board(context)
 
 
 @pytest.mark.django_db

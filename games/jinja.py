@@ -1,0 +1,56 @@
+"""The board's template engine: Jinja2, through Django's own backend (settings.TEMPLATES).
+
+The board is rendered at every move for each kind of viewer, and Django's template language
+spent most of a board's time resolving variables and translating words node by node; Jinja2
+compiles the same template to Python and renders it in well under half the time (bench/moves.py
+and bench/load.py's CPU per move). Every other page stays a Django template.
+
+The board keeps Django's words and ways: its strings are Django's gettext (``_("...")`` and
+``{% trans %}`` blocks give the same message ids as ``{% translate %}`` and
+``{% blocktranslate %}``, and ``manage.py makemessages`` reads them), undefined names render as
+nothing, and the rarer pieces it shows (a clock, a hint, a hand's summary) are the site's Django
+partials, included with the board's context.
+"""
+
+from __future__ import annotations
+
+from django.template import engines
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+from jinja2 import ChainableUndefined, Environment, pass_context
+
+from .templatetags.cards import card
+
+BOARD = "board.jinja"
+
+
+def environment(**options) -> Environment:
+    """The Jinja2 environment of settings.TEMPLATES: Django's gettext, the card faces, URLs and
+    Django partials."""
+    options.update(extensions=["jinja2.ext.i18n"], undefined=ChainableUndefined)
+    env = Environment(**options)  # noqa: S701 - Django's backend turns autoescape on
+    env.install_gettext_translations(translation, newstyle=False)
+    env.globals.update(card=card, url=_url, partial=_partial)
+    return env
+
+
+def render_board(context: dict, request=None) -> SafeString:
+    """The board partial (``#board``) for this context (``board.board_context``); with the
+    ``request`` of a page or an htmx call, its forms carry the CSRF token."""
+    return mark_safe(engines["jinja2"].get_template(BOARD).render(context, request))  # noqa: S308 - Jinja2 escaped it
+
+
+def _url(name: str, *args) -> str:
+    return reverse(name, args=args)
+
+
+@pass_context
+def _partial(context, template_name: str, **extra) -> SafeString:
+    """A Django partial rendered with the board's context, and ``extra`` (what ``{% include
+    ... with %}`` would add)."""
+    request = context.get("request")
+    return mark_safe(  # noqa: S308 - a Django template's output, escaped by it
+        render_to_string(template_name, {**context.get_all(), **extra}, request=request)
+    )
