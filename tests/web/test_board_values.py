@@ -51,3 +51,19 @@ def test_the_public_face_holds_no_seed_or_card_in_play_and_the_seed_once_over(
     assert finished.revealed_seed == over.seed and finished.rating_changes
     board = rendered(finished, over.state, bob, django_db_blocker)
     assert over.seed in board and "data-rating-changes" in board
+
+
+@pytest.mark.django_db
+def test_the_board_escapes_what_it_shows_in_every_language(alice, bob, django_db_blocker):
+    """The board's engine (Jinja2) escapes every value, as Django's templates do: a name that
+    looks like markup is shown as text, in the words around it and in attributes."""
+    from django.utils import translation
+
+    match = start(alice, bob)
+    public = PublicMatch.of(Match.objects.select_related("player0", "player1").get(pk=match.pk))
+    marked = dataclasses.replace(public, names=(public.names[0], '<b id="x">Bo&b\'s</b>'))
+    for code in ("en", "am"):
+        with translation.override(code):
+            board = rendered(marked, match.state, alice, django_db_blocker)
+        assert '<b id="x">' not in board and "&lt;b id=" in board
+        assert "Bo&amp;b" in board
