@@ -274,7 +274,7 @@ async def play_match(base, match_id, cookies, stats: Stats, start, think, rng, h
             await asyncio.sleep(rng.expovariate(1 / think) if think else 0)
             seat, other = seats[mover], seats[mover ^ 1]
             version = seat.version
-            action = ACTION.findall(seat.board)[0]
+            action = rng.choice(ACTION.findall(seat.board))
             started = time.perf_counter()
             if http:
                 client = clients[mover]
@@ -499,7 +499,7 @@ async def play_computer_match(base, match_id, cookie, stats, start, think, rng, 
                     stats.computer.append(waited - delay)
                 continue
             await asyncio.sleep(rng.expovariate(1 / think) if think else 0)
-            action = ACTION.findall(seat.board)[0]
+            action = rng.choice(ACTION.findall(seat.board))
             started = time.perf_counter()
             if not await socket_move(seat, match_id, action, version, stats):
                 return
