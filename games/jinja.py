@@ -14,6 +14,8 @@ partials, included with the board's context.
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
+
 from django.template import engines
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -38,8 +40,31 @@ def environment(**options) -> Environment:
 
 def render_board(context: dict, request=None) -> SafeString:
     """The board partial (``#board``) for this context (``board.board_context``); with the
-    ``request`` of a page or an htmx call, its forms carry the CSRF token."""
-    return mark_safe(engines["jinja2"].get_template(BOARD).render(context, request))  # noqa: S308 - Jinja2 escaped it
+    ``request`` of a page or an htmx call, its forms carry the CSRF token. Its words are in
+    the active language."""
+    words = _words(translation.get_language())
+    template = engines["jinja2"].get_template(BOARD)
+    return mark_safe(template.render({**context, **words}, request))  # noqa: S308 - Jinja2 escaped it
+
+
+@cache
+def _words(language: str | None) -> dict:
+    """The board's ``gettext`` and ``ngettext`` for one language, each message translated once
+    per process (the catalogues do not change while it runs): the board's forty-odd words
+    are dictionary hits, not a catalogue lookup each behind the active language's context
+    variable. The i18n extension calls the ones in the context before its own."""
+
+    @lru_cache(maxsize=1024)
+    def gettext(message: str) -> str:
+        with translation.override(language):
+            return translation.gettext(message)
+
+    @lru_cache(maxsize=1024)
+    def ngettext(singular: str, plural: str, number: int) -> str:
+        with translation.override(language):
+            return translation.ngettext(singular, plural, number)
+
+    return {"gettext": gettext, "ngettext": ngettext}
 
 
 def _url(name: str, *args) -> str:
