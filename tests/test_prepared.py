@@ -187,3 +187,37 @@ def test_a_read_it_cannot_prepare_is_refused_when_first_run(played):
         beyond.all(1)
     with pytest.raises(TypeError):
         auth._LIVE_BY_DIGEST.first(None)
+
+
+def test_a_moves_writes_are_the_orms(played, alice):
+    """``insert`` and ``update_fields`` write what ``save()`` writes, read back through the ORM,
+    and nothing listens to the models' save signals they do not send."""
+    from datetime import timedelta
+
+    from django.db import DatabaseError
+    from django.db.models.signals import post_save, pre_save
+    from django.utils import timezone
+
+    from games.prepared import insert, update_fields
+
+    for model in (Match, Move):
+        assert not pre_save.has_listeners(model) and not post_save.has_listeners(model)
+    _finished, active = played
+    match = Match.objects.get(pk=active.pk)
+    move = Move(match=match, seq=match.move_count + 1, seat=1, player=alice, action="pass",
+                version=match.version + 1)  # fmt: skip
+    insert(move)
+    assert move.pk and move._state.adding is False and move.created_at is not None
+    assert columns(move) == columns(Move.objects.get(pk=move.pk))
+    match.snapshot = {**match.snapshot, "a": ["é", 1, None]}  # JSON of every kind
+    match.turn_started_at = timezone.now() - timedelta(seconds=7)
+    match.move_count, match.version, match.acted = match.move_count + 1, match.version + 1, 3
+    update_fields(match, ("snapshot", "turn_started_at", "move_count", "acted", "version"))
+    assert columns(Match.objects.get(pk=match.pk)) == columns(match)
+    match.pk = 10**9  # no row has that key
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        update_fields(match, ("acted",))
+
+
+def columns(row) -> dict:
+    return {f.attname: getattr(row, f.attname) for f in row._meta.concrete_fields}

@@ -16,7 +16,7 @@ from ..models import (
     Match,
     MatchStatus,
 )
-from ..prepared import Prepared
+from ..prepared import Prepared, update_fields
 from .errors import NotAllowed, NotFound
 from .ratings import _rate
 
@@ -83,7 +83,10 @@ def _save(
     clock = _clock_task_needed(match)
     if fields:
         fields = (*fields, "version", *(("clock_due",) if clock else ()))
-    match.save(update_fields=fields or None)
+    if fields:  # a move's: its UPDATE written once (games.prepared), not compiled each time
+        update_fields(match, fields)
+    else:
+        match.save()
     players = (match.player0_id, match.player1_id) if lobby else ()
     realtime.send_event_on_commit(
         match.pk, version=match.version, lobby=tuple(pk for pk in players if pk), watch=watch

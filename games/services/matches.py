@@ -27,6 +27,7 @@ from ..models import (
     MatchStatus,
     Move,
 )
+from ..prepared import insert
 from ..selectors import rated_today_capped
 from .clocks import DEFAULT_MOVE_SECONDS, MAX_MOVE_SECONDS, MIN_MOVE_SECONDS
 from .core import (
@@ -209,10 +210,10 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
     except IllegalAction as error:
         raise GameError("illegal", refusal=error) from None
     match.move_count += 1
-    Move.objects.create(
+    insert(Move(  # its INSERT written once (games.prepared), not compiled each time
         match=match, seq=match.move_count, seat=seat, player=user, action=action,
         version=match.version + 1,  # the version _save gives the match below
-    )  # fmt: skip
+    ))  # fmt: skip
     match.snapshot = state_to_json(state)
     match.turn_started_at = timezone.now()
     match.acted |= 1 << seat
