@@ -76,7 +76,9 @@ def test_the_services_import_no_presentation():
     edges = graph()
     services = [name for name in edges if name.startswith("games.services")]
     assert len(services) >= 8
-    presentation = {"games.board", "games.refusals", "games.views", "games.consumers"}
+    presentation = {
+        "games.board", "games.jinja", "games.refusals", "games.views", "games.consumers"
+    }  # fmt: skip
     for name in services:
         assert not edges[name] & presentation, f"{name} imports {edges[name] & presentation}"
 
@@ -84,5 +86,6 @@ def test_the_services_import_no_presentation():
 def test_the_board_reads_nothing_itself():
     """board_context is a pure function of a match's public face and a view: the module that
     builds it imports no reads and no writes (tests/web/test_board_values.py renders one with
-    the database out of reach)."""
-    assert not graph()["games.board"] & {"games.selectors", "games.services"}
+    the database out of reach), nor does the engine that renders it."""
+    for module in ("games.board", "games.jinja"):
+        assert not graph()[module] & {"games.selectors", "games.services"}, module
