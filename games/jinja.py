@@ -1,9 +1,7 @@
 """The board's template engine: Jinja2, through Django's own backend (settings.TEMPLATES).
 
-The board is rendered at every move for each kind of viewer, and Django's template language
-spent most of a board's time resolving variables and translating words node by node; Jinja2
-compiles the same template to Python and renders it in well under half the time (bench/moves.py
-and bench/load.py's CPU per move). Every other page stays a Django template.
+The board is rendered at every move for each kind of viewer; Jinja2 compiles it to Python and
+renders it in about half of Django's template time. Every other page stays a Django template.
 
 The board keeps Django's words and ways: its strings are Django's gettext (``_("...")`` and
 ``{% trans %}`` blocks give the same message ids as ``{% translate %}`` and
@@ -16,14 +14,18 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.http import HttpRequest
 from django.template import engines
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeString, mark_safe
 from jinja2 import ChainableUndefined, Environment, pass_context
 
-from .templatetags.cards import card
+from .templatetags.cards import card, forget_faces
 
 BOARD = "board.jinja"
 
@@ -38,7 +40,7 @@ def environment(**options) -> Environment:
     return env
 
 
-def render_board(context: dict, request=None) -> SafeString:
+def render_board(context: dict, request: HttpRequest | None = None) -> SafeString:
     """The board partial (``#board``) for this context (``board.board_context``); with the
     ``request`` of a page or an htmx call, its forms carry the CSRF token. Its words are in
     the active language."""
@@ -50,9 +52,9 @@ def render_board(context: dict, request=None) -> SafeString:
 @cache
 def _words(language: str | None) -> dict:
     """The board's ``gettext`` and ``ngettext`` for one language, each message translated once
-    per process (the catalogues do not change while it runs): the board's forty-odd words
-    are dictionary hits, not a catalogue lookup each behind the active language's context
-    variable. The i18n extension calls the ones in the context before its own."""
+    and remembered until a catalogue changes (``_catalogues_changed``), not looked up behind
+    the active language's context variable at every word. The i18n extension calls the ones
+    in the context before its own."""
 
     @lru_cache(maxsize=1024)
     def gettext(message: str) -> str:
@@ -79,3 +81,22 @@ def _partial(context, template_name: str, **extra) -> SafeString:
     return mark_safe(  # noqa: S308 - a Django template's output, escaped by it
         render_to_string(template_name, {**context.get_all(), **extra}, request=request)
     )
+
+
+@receiver(file_changed)
+def _catalogues_changed(sender, file_path, **kwargs) -> None:
+    """A compiled catalogue changed under the development server (Django reloads its
+    translations without a restart): the remembered words and card faces go too."""
+    if file_path.suffix == ".mo":
+        _forget_words()
+
+
+@receiver(setting_changed)
+def _languages_changed(setting: str, **kwargs) -> None:
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"}:
+        _forget_words()
+
+
+def _forget_words() -> None:
+    _words.cache_clear()
+    forget_faces()

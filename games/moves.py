@@ -30,9 +30,9 @@ def move_submit(*, user, match_id: int, data: Mapping, api: bool = False) -> Mat
 
 def _read(data: Mapping) -> dict:
     """The move in ``data``, read as ``MoveForm`` reads it: each of the form's fields takes its
-    value from the data and cleans it. Not through a bound form: a bound form and its bound
-    fields refer to each other, some twenty objects a move that only the cyclic garbage
-    collector frees, and its pauses are every socket's (bench/load.py)."""
+    value from the data and cleans it. Not through a bound form: it and its bound fields refer
+    to each other, garbage that only the cyclic collector frees, in pauses every socket of the
+    process waits through."""
     try:
         return {
             name: field.clean(field.widget.value_from_datadict(data, {}, name))

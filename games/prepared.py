@@ -3,15 +3,15 @@ every call.
 
 Django builds a query's SQL afresh each time it runs: for the locked match with its players
 (five tables) that is about three quarters of the read's CPU, before anything reaches the
-database; for a move's two writes (its row, and the match's changed columns) it was about two
-fifths of ``move_submit``'s CPU. A ``Prepared`` read is built once from an ordinary queryset
-with placeholder values; later calls put their own values where the placeholders were and run
-the same SQL, and the rows become model instances as the queryset makes them (its
-``select_related`` objects included): ``from_db`` with the same related populators, after the
-same converters. ``insert`` and ``update_fields`` are ``save()`` and
+database, and likewise for a move's two writes. A ``Prepared`` read is built once from an
+ordinary queryset with placeholder values; later calls put their own values where the
+placeholders were and run the same SQL, and the rows become model instances as the queryset
+makes them (its ``select_related`` objects included): ``from_db`` with the same related
+populators, after the same converters. ``insert`` and ``update_fields`` are ``save()`` and
 ``save(update_fields=...)`` with their statement written once per model, columns and database
 from the model's metadata, each value prepared by its field as the ORM prepares it
-(``pre_save``, then ``get_db_prep_save``).
+(``pre_save``, then ``get_db_prep_save``), for models of one table whose columns all come from
+the instance (others are refused).
 
 No library does this for current Django (django-prepared-queries stopped at Django 1.11), so
 it leans on the few internals a queryset's own iteration uses (``ModelIterable``): the
@@ -31,7 +31,7 @@ from typing import Any
 
 from django.core.exceptions import EmptyResultSet
 from django.db import DatabaseError, connections, router
-from django.db.models import Model, QuerySet
+from django.db.models import NOT_PROVIDED, Model, QuerySet
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
@@ -180,6 +180,7 @@ def _insert_sql(model: type[Model], alias: str) -> tuple[str, tuple, bool]:
     """The INSERT of a new row (every column but an automatic key), whether it returns the
     key, and the fields in the order of its values."""
     connection, meta = connections[alias], model._meta
+    _simple(model)
     quote = connection.ops.quote_name
     fields = tuple(f for f in meta.local_concrete_fields if f is not meta.auto_field)
     columns = ", ".join(quote(f.column) for f in fields)
@@ -194,8 +195,25 @@ def _insert_sql(model: type[Model], alias: str) -> tuple[str, tuple, bool]:
 def _update_sql(model: type[Model], fields: tuple[str, ...], alias: str) -> tuple[str, tuple]:
     quote = connections[alias].ops.quote_name
     meta = model._meta
+    _simple(model)
     targets = tuple(meta.get_field(name) for name in fields)
+    columns = all(f.concrete and not f.primary_key for f in targets)
+    if len(set(targets)) != len(targets) or not columns:
+        raise ValueError(f"not columns to update once each: {fields}")
     assignments = ", ".join(f"{quote(f.column)} = %s" for f in targets)
     where = f"{quote(meta.pk.column)} = %s"
     sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {where}"  # noqa: S608 - names from the model, values bound
     return sql, targets
+
+
+def _simple(model: type[Model]) -> None:
+    """The writes here are ``save()``'s for a model of one table whose columns are all written
+    from the instance: refused, when first built, for one that ``save()`` treats otherwise."""
+    meta = model._meta
+    special = [
+        f.name
+        for f in meta.local_concrete_fields
+        if getattr(f, "generated", False) or f.db_default is not NOT_PROVIDED
+    ]
+    if meta.parents or special or len(meta.db_returning_fields) > 1:
+        raise ValueError(f"{model.__name__}: save() writes it otherwise ({special or 'parents'})")

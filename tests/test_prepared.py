@@ -214,6 +214,9 @@ def test_a_moves_writes_are_the_orms(played, alice):
     match.move_count, match.version, match.acted = match.move_count + 1, match.version + 1, 3
     update_fields(match, ("snapshot", "turn_started_at", "move_count", "acted", "version"))
     assert columns(Match.objects.get(pk=match.pk)) == columns(match)
+    for wrong in (("acted", "acted"), ("id", "acted"), ("moves",)):  # each column once
+        with pytest.raises(ValueError, match="not columns to update once each"):
+            update_fields(match, wrong)
     match.pk = 10**9  # no row has that key
     with pytest.raises(DatabaseError, match="did not affect any rows"):
         update_fields(match, ("acted",))

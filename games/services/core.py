@@ -81,10 +81,8 @@ def _save(
     ``watch``: the lobby's list of matches to watch shows something this change altered."""
     match.version += 1
     clock = _clock_task_needed(match)
-    if fields:
-        fields = (*fields, "version", *(("clock_due",) if clock else ()))
-    if fields:  # a move's: its UPDATE written once (games.prepared), not compiled each time
-        update_fields(match, fields)
+    if fields:  # a move's and a rematch's: their UPDATE built once (games.prepared)
+        update_fields(match, (*fields, "version", *(("clock_due",) if clock else ())))
     else:
         match.save()
     players = (match.player0_id, match.player1_id) if lobby else ()

@@ -210,7 +210,7 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
     except IllegalAction as error:
         raise GameError("illegal", refusal=error) from None
     match.move_count += 1
-    insert(Move(  # its INSERT written once (games.prepared), not compiled each time
+    insert(Move(  # its INSERT built once (games.prepared)
         match=match, seq=match.move_count, seat=seat, player=user, action=action,
         version=match.version + 1,  # the version _save gives the match below
     ))  # fmt: skip

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -20,7 +21,15 @@ register = template.Library()
 def card(card, extra_class: str = "", decorative: bool = False, label: str = "") -> SafeString:
     """``extra_class``: one more class on the card; ``decorative``: hidden from screen readers
     (a button around it says what it is); ``label``: the words read out instead of its name."""
-    return _face(card.code, extra_class, bool(decorative), str(label), get_language())
+    # The words as markup, escaped once here whichever engine gave them (Jinja2's safe text is
+    # not Django's): the face's template leaves them as they are.
+    label = conditional_escape(label)
+    return _face(card.code, extra_class, bool(decorative), label, get_language())
+
+
+def forget_faces() -> None:
+    """Every face rendered so far, forgotten (their words changed)."""
+    _face.cache_clear()
 
 
 @lru_cache(maxsize=4096)

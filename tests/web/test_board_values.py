@@ -67,3 +67,15 @@ def test_the_board_escapes_what_it_shows_in_every_language(alice, bob, django_db
             board = rendered(marked, match.state, alice, django_db_blocker)
         assert '<b id="x">' not in board and "&lt;b id=" in board
         assert "Bo&amp;b" in board
+
+
+def test_a_cards_words_are_escaped_once_whichever_engine_gave_them():
+    from markupsafe import Markup
+
+    from games.board import Card
+    from games.templatetags.cards import card
+
+    for label in (Markup("Ace of spades, it&#39;s not playable now"), "Ace of spades, it's"):
+        face = card(Card("AS"), label=label)
+        assert 'aria-label="Ace of spades, it&#x27;s' in face or "it&#39;s" in face
+        assert "&amp;#" not in face

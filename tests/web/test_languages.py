@@ -62,13 +62,15 @@ def test_the_compiled_catalogue_is_the_po_file_compiled_now(code, tmp_path):
 def test_makemessages_finds_no_marked_string_missing_from_the_catalogues(tmp_path, monkeypatch):
     if shutil.which("xgettext") is None:
         missing("gettext's xgettext (apt-get install gettext)")
-    # makemessages reads the project's files through links from a scratch folder and writes
-    # its catalogue there (it writes beside the files it reads): the project's own catalogues
-    # are compared with it, never touched.
+    # makemessages writes beside the files it reads (its catalogue, and a work file next to
+    # each template): it runs in a scratch folder, the templates and catalogues copied, the
+    # rest linked. The project's own catalogues are compared with its catalogue, never touched.
     scratch = tmp_path / "project"
     scratch.mkdir()
     for entry in ROOT.iterdir():
-        if entry.name != "locale" and not entry.name.startswith("."):
+        if entry.name == "templates":
+            shutil.copytree(entry, scratch / entry.name)
+        elif entry.name != "locale" and not entry.name.startswith("."):
             (scratch / entry.name).symlink_to(entry)
     shutil.copytree(ROOT / "locale", scratch / "locale")
     monkeypatch.chdir(scratch)
