@@ -355,13 +355,13 @@ def _render_board(request, match: Match, error: str = "", status: int = 200) -> 
     context = _board_context(request, match, error)
     if request.htmx:
         return HttpResponse(render_board(context, request), status=status)
-    context["sound_on"] = selectors.sound_on(user=request.user)
-    context["themes"] = Theme.choices
     return _match_page(request, context, status)
 
 
 def _match_page(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
-    """The match page around its board (``context``: the board's, and the page's own)."""
+    """The match page around its board (``context``: the board's), with its side panel's
+    settings."""
+    context.update(sound_on=selectors.sound_on(user=request.user), themes=Theme.choices)
     context["board"] = render_board(context, request)
     return render(request, "match.html", context, status=status)
 
@@ -516,7 +516,7 @@ def match_hint(request: HttpRequest, match_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "partials/hint.html", context)
     page = _board_context(request, match)
-    page.update(context, sound_on=selectors.sound_on(user=request.user))
+    page.update(context)
     return _match_page(request, page)
 
 

@@ -48,6 +48,7 @@ def test_a_casual_match_against_the_computer_offers_a_hint_on_your_turn(client, 
     # The page without htmx shows the hint on the board.
     page = client.post(f"/matches/{match.pk}/hint").content.decode()
     assert 'id="board"' in page and "data-hint-why" in page
+    assert page.count('data-action="theme"') == 3  # the side panel as on the match page
     assert Match.objects.get(pk=match.pk).version == match.version  # a hint changes nothing
 
 

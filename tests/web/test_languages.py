@@ -19,6 +19,7 @@ from django.utils import translation
 
 from games import catalogues
 from games.glossary import FORMS, NOT_THE_TERM, PATTERNS, TERMS
+from games.management.commands.update_catalogues import IGNORED
 from games.models import PlayerSettings
 from tests.conftest import missing
 from tests.matches import start
@@ -79,7 +80,7 @@ def test_makemessages_finds_no_marked_string_missing_from_the_catalogues(tmp_pat
     with translation.override("en"):
         call_command(
             "makemessages", locale=["en"], no_location=True, no_obsolete=True, symlinks=True,
-            ignore_patterns=[".venv", "staticfiles", "tests", "bench", "artifacts", "locale"],
+            ignore_patterns=list(IGNORED),
             verbosity=0,
         )  # fmt: skip
     fresh = catalogues.read(scratch / "locale" / "en" / "LC_MESSAGES" / "django.po")
