@@ -57,9 +57,11 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from games import consumers, realtime, services
+    from games import services
     from games.engine import legal_actions
-    from games.moves import move_submit
+    from games.realtime import consumers
+    from games.services import events
+    from games.web.moves import move_submit
 
     def socket(user, match) -> consumers.MatchConsumer:
         """A match socket's state as ``connect`` leaves it, for ``user``."""
@@ -75,7 +77,7 @@ def main() -> None:
 
     # The push after the commit goes nowhere: a server hands it to its event loop and the
     # channel layer (bench/load.py counts that); here it would start an event loop per move.
-    realtime._send = lambda *args, **kwargs: None
+    events._send = lambda *args, **kwargs: None
     users = get_user_model().objects
     spent = {stage: [] for stage in STAGES}
     clock = 0.0

@@ -13,7 +13,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from euchre_site.origins import SameOriginValidator  # noqa: E402
-from games.routing import api_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
+from games.realtime.routing import api_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
 
 pages = SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 # The API's sockets authenticate with a bearer token, not the session cookie: a browser cannot

@@ -80,17 +80,17 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "games.middleware.PlayerLanguage",
+    "games.web.middleware.PlayerLanguage",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "games.middleware.ExplainRefusals",
+    "games.web.middleware.ExplainRefusals",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
 # django-axes: log-in throttling by the pair (username, IP address) and by IP address. Not by
 # username alone: then anyone could lock a player out of their own account from anywhere.
-CSRF_FAILURE_VIEW = "games.views.csrf_failure"
+CSRF_FAILURE_VIEW = "games.web.views.csrf_failure"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -99,7 +99,7 @@ AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "games.views.locked_out"
+AXES_LOCKOUT_CALLABLE = "games.web.views.locked_out"
 AXES_VERBOSE = False
 # Sign-ups per IP address and attempts at one username, per hour; moves per player per 10 s
 # (a person acts about once a second at the very most). Counted in the cache (Redis when
@@ -135,7 +135,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context_processors.table_look",
+                "games.web.context_processors.table_look",
             ],
         },
     },
@@ -144,7 +144,7 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "NAME": "jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
-        "OPTIONS": {"environment": "games.jinja.environment"},
+        "OPTIONS": {"environment": "games.presentation.jinja.environment"},
     },
 ]
 
@@ -199,7 +199,8 @@ if REDIS_URL:
         "default": {
             # django-redis: one connection pool per process (Django's own Redis cache builds a
             # pool per cache object, and under ASGI each request's thread has its own), and
-            # the client at hand for the rate limits' one-round-trip count (games.throttle).
+            # the client at hand for the rate limits' one-round-trip count
+            # (games.services.throttle).
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": REDIS_PREFIX,

@@ -6,5 +6,5 @@ from games.api.views import api
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
-    path("", include("games.urls")),
+    path("", include("games.web.urls")),
 ]

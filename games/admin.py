@@ -15,7 +15,8 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from . import refusals, selectors, services
+from . import services
+from .db import selectors
 from .engine.verify import commitment
 from .models import (
     ApiToken,
@@ -27,6 +28,7 @@ from .models import (
     RatingChange,
     Report,
 )
+from .presentation import refusals
 
 
 def _moderate(modeladmin, request, queryset, *, action, title, description, apply, winners=None):

@@ -9,7 +9,8 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
 
-        from . import i18n, names, sessions  # noqa: F401  (their signal receivers)
-        from .views import say_logged_out
+        from .i18n import languages, names  # noqa: F401  (their signal receivers)
+        from .realtime import sessions  # noqa: F401  (their signal receivers)
+        from .web.views import say_logged_out
 
         user_logged_out.connect(say_logged_out, dispatch_uid="games.say_logged_out")

@@ -443,7 +443,7 @@ class WorkerBeat(models.Model):
 
 
 class NameSkeleton(models.Model):
-    """What each player's name looks like (games.names.skeleton), so that a new name that
+    """What each player's name looks like (games.i18n.names.skeleton), so that a new name that
     passes for a taken one is found with one indexed query. Kept by a signal on every save of
     a user's name, whichever way the account was made."""
 

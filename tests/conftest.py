@@ -71,7 +71,7 @@ def fresh_channel_layer():
 def fresh_presence():
     # Each process remembers who is connected to a match for a few seconds, by match id; a
     # later test can reuse an id (SQLite): every test starts with nothing remembered.
-    from games import selectors
+    from games.db import selectors
 
     selectors._presence.clear()
 

@@ -1,4 +1,4 @@
-"""Rate limits in tests: their counts live in fixed windows (``games.throttle``)."""
+"""Rate limits in tests: their counts live in fixed windows (``games.services.throttle``)."""
 
 from __future__ import annotations
 

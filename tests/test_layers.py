@@ -77,7 +77,8 @@ def test_the_services_import_no_presentation():
     services = [name for name in edges if name.startswith("games.services")]
     assert len(services) >= 8
     presentation = {
-        "games.board", "games.jinja", "games.refusals", "games.views", "games.consumers"
+        "games.presentation.board", "games.presentation.jinja", "games.presentation.refusals",
+        "games.web.views", "games.realtime.consumers",
     }  # fmt: skip
     for name in services:
         assert not edges[name] & presentation, f"{name} imports {edges[name] & presentation}"
@@ -87,5 +88,5 @@ def test_the_board_reads_nothing_itself():
     """board_context is a pure function of a match's public face and a view: the module that
     builds it imports no reads and no writes (tests/web/test_board_values.py renders one with
     the database out of reach), nor does the engine that renders it."""
-    for module in ("games.board", "games.jinja"):
-        assert not graph()[module] & {"games.selectors", "games.services"}, module
+    for module in ("games.presentation.board", "games.presentation.jinja"):
+        assert not graph()[module] & {"games.db.selectors", "games.services"}, module

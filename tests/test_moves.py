@@ -1,4 +1,4 @@
-"""The move pipeline (games.moves) leaves nothing behind for the cyclic garbage collector: its
+"""The move pipeline (games.web.moves) leaves nothing behind for the cyclic garbage collector: its
 pauses stall every socket of a server process, and a move is the most frequent thing a
 server does."""
 
@@ -9,7 +9,7 @@ import gc
 import pytest
 
 from games.engine import legal_actions
-from games.moves import move_submit
+from games.web.moves import move_submit
 from tests.matches import start
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Reads compiled once (games.prepared) give what their querysets give: the same rows, with the
+"""Reads compiled once (games.db.prepared) give what their querysets give: the same rows, with the
 same related objects, on the database the suite runs against (SQLite, or PostgreSQL in CI's
 second pass)."""
 
@@ -15,10 +15,10 @@ from django.db.transaction import TransactionManagementError
 
 from games import services
 from games.api import auth, feeds
-from games.consumers import _MATCH_WITH_PLAYERS, _read_many
+from games.db.prepared import Prepared
+from games.db.public import PLAYERS
 from games.models import ApiToken, Match, Move, PlayerSettings
-from games.prepared import Prepared
-from games.public import PLAYERS
+from games.realtime.consumers import _MATCH_WITH_PLAYERS, _read_many
 from games.services import core
 
 from .api.conftest import token_for
@@ -79,7 +79,7 @@ def test_a_match_id_that_is_no_match_is_not_found(played):
 def test_a_sockets_read_of_few_matches_is_the_same_as_of_many(played, monkeypatch):
     ids = [m.pk for m in played] + [10**9]
     few = _read_many(ids)
-    monkeypatch.setattr("games.consumers.FEW", 0)  # the one query for them all
+    monkeypatch.setattr("games.realtime.consumers.FEW", 0)  # the one query for them all
     many = _read_many(ids)
     assert few.keys() == many.keys() == {m.pk for m in played}
     for pk in few:
@@ -198,7 +198,7 @@ def test_a_moves_writes_are_the_orms(played, alice):
     from django.db.models.signals import post_save, pre_save
     from django.utils import timezone
 
-    from games.prepared import insert, update_fields
+    from games.db.prepared import insert, update_fields
 
     for model in (Match, Move):
         assert not pre_save.has_listeners(model) and not post_save.has_listeners(model)

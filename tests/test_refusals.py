@@ -11,14 +11,14 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from games import refusals
-from games.board import CONTROL_LABELS
 from games.engine import Action, Rules, apply, legal_actions, new_match
 from games.engine.cards import CODES, DECKS
 from games.engine.errors import IllegalAction
 from games.engine.rules import ALLOWED_WORDS
 from games.engine.state import Phase
-from games.refusals import refusal_words
+from games.presentation import refusals
+from games.presentation.board import CONTROL_LABELS
+from games.presentation.refusals import refusal_words
 from tests.engine.positions import bidding
 
 OPTION_SETS = [

@@ -10,10 +10,9 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from .. import throttle
+from ..db.prepared import Prepared
 from ..models import ApiToken
-from ..prepared import Prepared
-from ..services import GameError, NotAllowed, token_digest
+from ..services import GameError, NotAllowed, throttle, token_digest
 
 # Writing last_used_at on every request would cost each move a write: once a minute is plenty
 # for the settings page's "last used".
@@ -54,7 +53,7 @@ def live_token(token_id: int) -> ApiToken | None:
     return _LIVE_BY_ID.first(token_id)
 
 
-# Read at every request and every move over a socket: compiled once (games.prepared).
+# Read at every request and every move over a socket: compiled once (games.db.prepared).
 def _live(**where):
     live = ApiToken.objects.filter(revoked_at__isnull=True, user__is_active=True, **where)
     return live.order_by()  # one row by a unique key: no sort (the model's is by date)

@@ -1,6 +1,6 @@
 """The events a program follows: one account's news (challenges, matches starting and
 ending) and one match's changes, each read from the database when the channel layer says
-something changed (the same lean events the pages' sockets get: ``games.realtime``).
+something changed (the same lean events the pages' sockets get: ``games.services.events``).
 
 A match's events carry its version. A client that reconnects with the last version it saw
 gets the moves made since (``Move.version``), then the match as it is: exactly what it
@@ -11,11 +11,11 @@ from __future__ import annotations
 import time
 
 from .. import services
+from ..db.prepared import Prepared
+from ..db.selectors import my_active_matches, pending_challenges
 from ..models import Challenge, Match, MatchStatus, Move
-from ..prepared import Prepared
-from ..realtime import api_token_group, lobby_user_group, match_group, user_group
-from ..selectors import my_active_matches, pending_challenges
 from ..services import NotAllowed, NotFound
+from ..services.events import api_token_group, lobby_user_group, match_group, user_group
 from . import shapes
 from .auth import token_live
 
@@ -41,7 +41,7 @@ def remember_move(match: Match, *, user, action: str) -> None:
     _recent[match.pk] = (time.monotonic() + RECENT_SECONDS, match, match.version - 1, [row])
 
 
-# A stream's reads at each change, compiled once (games.prepared).
+# A stream's reads at each change, compiled once (games.db.prepared).
 _MATCH = Prepared(lambda pk: Match.objects.filter(pk=pk)[:1], 2_147_400_003)
 _MOVES = Prepared(
     lambda match_id, above, upto: Move.objects.filter(

@@ -20,11 +20,13 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .. import refusals, services, throttle
-from ..consumers import Dispatch, in_database
-from ..i18n import language_for_scope
-from ..moves import Unreadable, move_submit
-from ..realtime import twice
+from .. import services
+from ..i18n.languages import language_for_scope
+from ..presentation import refusals
+from ..realtime.consumers import Dispatch, in_database
+from ..services import throttle
+from ..services.events import twice
+from ..web.moves import Unreadable, move_submit
 from .auth import Unauthorized, authenticate, live_token, token_from_header
 from .feeds import AccountFeed, Closed, Feed, MatchFeed, remember_move
 
@@ -142,7 +144,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         try:
             self.feed, first = await in_database(self._open)()
         except throttle.Throttled as error:
-            await self._refuse("too_many", error.message, TOO_MANY)
+            await self._refuse("too_many", refusals.words(error), TOO_MANY)
             return
         except services.GameError as error:
             with translation.override(self.language):
@@ -264,7 +266,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
             except Unreadable:
                 error = {"code": "unreadable", "detail": _("That move could not be read")}
             except throttle.Throttled as refused:
-                error = {"code": "too_many", "detail": refused.message,
+                error = {"code": "too_many", "detail": refusals.words(refused),
                          "retry_after": refused.retry_after}  # fmt: skip
             except services.GameError as refused:
                 error = {"code": refused.code, "detail": refusals.words(refused)}

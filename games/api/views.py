@@ -1,7 +1,7 @@
 """The endpoints of ``/api/v1/`` (django-ninja: the OpenAPI schema at ``/api/v1/openapi.json``
 and a page to try them at ``/api/v1/docs``). Thin, as the site's views: the forms check what
 comes in, the services do it, ``shapes`` answers from view_for; a refusal is JSON with a code
-and the player's words (``games.refusals``), and a rate limit 429 with Retry-After."""
+and the player's words (``games.presentation.refusals``), and a rate limit 429 with Retry-After."""
 
 from __future__ import annotations
 
@@ -15,10 +15,13 @@ from ninja import NinjaAPI, Path, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 
-from .. import refusals, selectors, services, throttle
-from ..forms import ComputerMatchForm, MatchCreateForm
+from .. import services
+from ..db import selectors
 from ..models import Match
-from ..moves import Unreadable, move_submit
+from ..presentation import refusals
+from ..services import throttle
+from ..web.forms import ComputerMatchForm, MatchCreateForm
+from ..web.moves import Unreadable, move_submit
 from . import shapes
 from .auth import Unauthorized, authenticate
 from .feeds import AccountFeed, MatchFeed, challenge, remember_move
@@ -79,7 +82,7 @@ def _refused(request, error: services.GameError):
 
 @api.exception_handler(throttle.Throttled)
 def _throttled(request, error: throttle.Throttled):
-    response = _error("too_many", error.message, 429, retry_after=error.retry_after)
+    response = _error("too_many", refusals.words(error), 429, retry_after=error.retry_after)
     response["Retry-After"] = str(error.retry_after)
     return response
 

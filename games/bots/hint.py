@@ -1,8 +1,8 @@
 """A hint: the action the hard computer would take now, and why, as a reason code with facts.
 
-The edge words it (``games.hints``). The reason is read off the hand the way a teacher would
-put it (both bowers: order it up; you cannot win this trick: throw your lowest card), not from
-the search, which only says which action scores best.
+The edge words it (``games.presentation.hints``). The reason is read off the hand the way a
+teacher would put it (both bowers: order it up; you cannot win this trick: throw your lowest
+card), not from the search, which only says which action scores best.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .seen import SUITS, card, mask, suit_index
 @dataclass(frozen=True)
 class Hint:
     action: str
-    reason: str  # a code: games.hints words it
+    reason: str  # a code: games.presentation.hints words it
     params: dict = field(default_factory=dict)  # card codes ("JH"), suit letters ("H"), counts
 
 

@@ -3,7 +3,7 @@
 Every refusal is an ``IllegalAction`` (a ``ValueError``); the subclasses let callers and tests
 tell the cases apart without parsing messages. The message is English; ``code`` and ``params``
 say the same thing as data, so that the site can say it in the player's language
-(``games.refusals``) without parsing it.
+(``games.presentation.refusals``) without parsing it.
 """
 
 

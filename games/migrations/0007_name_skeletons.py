@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 
 def skeletons_of_existing_names(apps, schema_editor):
-    from games.names import skeleton
+    from games.i18n.names import skeleton
 
     User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
     NameSkeleton = apps.get_model("games", "NameSkeleton")

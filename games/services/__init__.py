@@ -4,7 +4,7 @@ writes to matches, moves, ratings or the audit log.
 Each service is one transaction: lock the match row, read its state, check, write. A
 submission carries the match version it was made against, so a double click or a second tab
 is refused instead of applied twice. A refusal is a ``GameError`` with a code and its facts;
-the edges word it (``games.refusals``). By concern:
+the edges word it (``games.presentation.refusals``). By concern:
 
     errors      GameError and its kinds
     core        the match row: lock, save (pushes and tasks with the commit), finish

@@ -7,9 +7,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .. import realtime, tasks
+from .. import tasks
 from ..bots import analysis
 from ..models import Match, MatchAnalysis, MatchStatus
+from . import events
 
 
 def match_analyse(*, match_id: int, samples: int | None = None) -> bool:
@@ -30,7 +31,7 @@ def match_analyse(*, match_id: int, samples: int | None = None) -> bool:
             Match.objects.filter(pk=match_id).update(analysed_at=timezone.now())
             # No new version: nothing in the match changed, and a rematch offer's lapse is
             # keyed by it. The pages re-render their boards, which now link to the analysis.
-            realtime.send_event_on_commit(match_id)
+            events.send_event_on_commit(match_id)
     return created
 
 

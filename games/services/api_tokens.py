@@ -9,8 +9,8 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
-from .. import realtime
 from ..models import ApiToken
+from . import events
 from .errors import GameError, LimitReached, NotFound
 
 PREFIX = "euchre_"
@@ -52,5 +52,5 @@ def api_token_revoke(*, user, token_id: int) -> ApiToken:
         if row.revoked_at is None:
             row.revoked_at = timezone.now()
             row.save(update_fields=["revoked_at"])
-            realtime.token_revoked_on_commit(row.pk)
+            events.token_revoked_on_commit(row.pk)
     return row

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import tasks
+from ..db.selectors import PRESENCE_TIMEOUT
 from ..engine import (
     state_from_json,
 )
@@ -17,7 +18,6 @@ from ..models import (
     Match,
     MatchStatus,
 )
-from ..selectors import PRESENCE_TIMEOUT
 from .core import _clock_task_needed, _expire_if_due, _forfeit, _locked, _locked_seat, _save
 from .errors import Conflict
 

@@ -7,7 +7,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from .. import realtime, tasks
+from .. import tasks
+from ..db.prepared import Prepared, update_fields
 from ..engine import (
     state_from_json,
 )
@@ -16,7 +17,7 @@ from ..models import (
     Match,
     MatchStatus,
 )
-from ..prepared import Prepared, update_fields
+from . import events
 from .errors import NotAllowed, NotFound
 from .ratings import _rate
 
@@ -45,7 +46,7 @@ def _match_with_players_locked(match_id) -> QuerySet:
     return matches.select_related(*players).filter(pk=match_id)[:1]
 
 
-# Every move reads it: compiled once (games.prepared), a quarter of the CPU of building it.
+# Every move reads it: compiled once (games.db.prepared), a quarter of the CPU of building it.
 _LOCKED = Prepared(_match_with_players_locked, 2_147_400_001)
 
 
@@ -81,12 +82,12 @@ def _save(
     ``watch``: the lobby's list of matches to watch shows something this change altered."""
     match.version += 1
     clock = _clock_task_needed(match)
-    if fields:  # a move's and a rematch's: their UPDATE built once (games.prepared)
+    if fields:  # a move's and a rematch's: their UPDATE built once (games.db.prepared)
         update_fields(match, (*fields, "version", *(("clock_due",) if clock else ())))
     else:
         match.save()
     players = (match.player0_id, match.player1_id) if lobby else ()
-    realtime.send_event_on_commit(
+    events.send_event_on_commit(
         match.pk, version=match.version, lobby=tuple(pk for pk in players if pk), watch=watch
     )
     # What this change makes due, queued in its transaction: the task exists exactly when the

@@ -1,12 +1,13 @@
 """What the services refuse: a stable code and the facts behind it. The words and the HTTP
-status are the edges' business (``games.refusals``)."""
+status are the edges' business (``games.presentation.refusals``)."""
 
 from __future__ import annotations
 
 
 class GameError(Exception):
     """A request the rules or the match refuse: a stable ``code`` and the facts (``params``)
-    the edges need to say why (``games.refusals`` words it, and picks the HTTP status)."""
+    the edges need to say why (``games.presentation.refusals`` words it, and picks the HTTP
+    status)."""
 
     def __init__(self, code: str, **params):
         super().__init__(code, params)

@@ -7,7 +7,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from .. import realtime
+from ..db.prepared import insert
+from ..db.selectors import rated_today_capped
 from ..engine import (
     Action,
     IllegalAction,
@@ -27,8 +28,7 @@ from ..models import (
     MatchStatus,
     Move,
 )
-from ..prepared import insert
-from ..selectors import rated_today_capped
+from . import events
 from .clocks import DEFAULT_MOVE_SECONDS, MAX_MOVE_SECONDS, MIN_MOVE_SECONDS
 from .core import (
     _abort,
@@ -83,7 +83,7 @@ def match_create(
             spectators_allowed=spectators_allowed,
             move_seconds=move_seconds,
         )
-        realtime.send_event_on_commit(match.pk, version=match.version, lobby=(user.pk,))
+        events.send_event_on_commit(match.pk, version=match.version, lobby=(user.pk,))
     return match
 
 
@@ -210,7 +210,7 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
     except IllegalAction as error:
         raise GameError("illegal", refusal=error) from None
     match.move_count += 1
-    insert(Move(  # its INSERT built once (games.prepared)
+    insert(Move(  # its INSERT built once (games.db.prepared)
         match=match, seq=match.move_count, seat=seat, player=user, action=action,
         version=match.version + 1,  # the version _save gives the match below
     ))  # fmt: skip

@@ -6,7 +6,6 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .. import realtime
 from ..models import (
     ApiToken,
     EndReason,
@@ -14,6 +13,7 @@ from ..models import (
     MatchStatus,
     ModerationAction,
 )
+from . import events
 from .api_tokens import api_token_revoke
 from .core import _finish, _locked, _save
 from .errors import Conflict, GameError, NotFound
@@ -84,7 +84,7 @@ def player_suspend(*, moderator, player, reason: str) -> None:
     with transaction.atomic():
         player.is_active = False  # Django refuses inactive users' logins and sessions
         player.save(update_fields=["is_active"])
-        realtime.sessions_check_on_commit(player.pk)
+        events.sessions_check_on_commit(player.pk)
         _audit(moderator, ModerationAction.Kind.SUSPEND, reason, player=player)
         mine = Match.objects.filter(Q(player0=player) | Q(player1=player))
         for match in mine.filter(status=MatchStatus.ACTIVE).select_related("player0", "player1"):

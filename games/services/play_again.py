@@ -8,10 +8,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .. import realtime, tasks
+from .. import tasks
+from ..db.selectors import PRESENCE_TIMEOUT, bots_may_challenge, is_bot, rated_today_capped
 from ..engine import first_dealer, new_match, new_seed, state_to_json
 from ..models import COMPUTER_USERNAME, Challenge, Connection, Match, MatchStatus, RematchState
-from ..selectors import PRESENCE_TIMEOUT, bots_may_challenge, is_bot, rated_today_capped
+from . import events
 from .clocks import DEFAULT_MOVE_SECONDS
 from .core import _locked, _locked_seat, _player_locked, _save
 from .errors import Conflict, NotAllowed, NotFound
@@ -110,7 +111,7 @@ def _rematch_start(match: Match, *, created_by, asked_by) -> Match:
     _save(match, fields=REMATCH_FIELDS)
     people = () if match.computer else (match.player0_id, match.player1_id)
     others = tuple(pk for pk in people if pk != asked_by.pk)
-    realtime.send_user_event_on_commit(others, goto=new.pk)
+    events.send_user_event_on_commit(others, goto=new.pk)
     return new
 
 
@@ -231,7 +232,7 @@ def challenge_create(*, user, challenged, **options) -> Challenge:
             **options,
         )  # fmt: skip
         tasks.schedule_challenge_lapse(challenge.pk, challenge.until)
-        realtime.send_user_event_on_commit((user.pk, challenged.pk))
+        events.send_user_event_on_commit((user.pk, challenged.pk))
     return challenge
 
 
@@ -304,4 +305,4 @@ def _challenge_end(
     challenge.save(update_fields=["status", "match", "answered_at"])
     players = (challenge.challenger_id, challenge.challenged_id)
     going = tuple(pk for pk in players if asked_by is None or pk != asked_by.pk)
-    realtime.send_user_event_on_commit(going, goto=goto)
+    events.send_user_event_on_commit(going, goto=goto)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from ..db.selectors import has_matches
 from ..models import PlayerSettings
-from ..selectors import has_matches
 from .core import _player_locked
 from .errors import Conflict
 

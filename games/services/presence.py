@@ -6,9 +6,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .. import realtime
+from ..db.selectors import PRESENCE_TIMEOUT
 from ..models import Connection, Match
-from ..selectors import PRESENCE_TIMEOUT
+from . import events
 from .core import _player_locked
 from .errors import TooOften
 from .play_again import rematch_check_left
@@ -40,7 +40,7 @@ def connection_open(*, match_id: int, user, channel_name: str, capped: bool = Tr
             channel_name=channel_name, match_id=match_id, user=user, seen_at=timezone.now()
         )
         if playing:  # boards show whether the opponent is there; nobody is told of spectators
-            realtime.send_event_on_commit(match_id, presence=True, opened=channel_name)
+            events.send_event_on_commit(match_id, presence=True, opened=channel_name)
     return match
 
 
@@ -54,6 +54,6 @@ def connection_close(*, match_id: int, channel_name: str, playing: bool = True) 
     with transaction.atomic():
         Connection.objects.filter(channel_name=channel_name).delete()
         if playing:
-            realtime.send_event_on_commit(match_id, presence=True)
+            events.send_event_on_commit(match_id, presence=True)
     if playing:
         rematch_check_left(match_id)  # a rematch offer lapses when a player leaves

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from games.board import RANK_LABELS, SUIT_SYMBOLS
 from games.engine.cards import RANK_CODES, RANK_WORDS, SUIT_CODES, SUIT_WORDS
+from games.presentation.board import RANK_LABELS, SUIT_SYMBOLS
 from tests.engine.positions import codes_in
 
 FACE = re.compile(

@@ -10,7 +10,8 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from games import selectors, services
+from games import services
+from games.db import selectors
 from games.engine import Action, legal_actions, replay, state_from_json
 from games.models import EndReason, Match, MatchStatus, Move, PlayerRating, RatingChange
 from tests.matches import both_acted, play_to_the_end, resign

@@ -9,11 +9,11 @@ import dataclasses
 import pytest
 from django.test import Client
 
-from games.board import board_context
+from games.db.public import PublicMatch, view_of
 from games.engine.cards import CODES
-from games.jinja import render_board
 from games.models import Match
-from games.public import PublicMatch, view_of
+from games.presentation.board import board_context
+from games.presentation.jinja import render_board
 from tests.matches import play_to_the_end, start
 
 
@@ -72,7 +72,7 @@ def test_the_board_escapes_what_it_shows_in_every_language(alice, bob, django_db
 def test_a_cards_words_are_escaped_once_whichever_engine_gave_them():
     from markupsafe import Markup
 
-    from games.board import Card
+    from games.presentation.board import Card
     from games.templatetags.cards import card
 
     for label in (Markup("Ace of spades, it&#39;s not playable now"), "Ace of spades, it's"):

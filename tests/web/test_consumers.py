@@ -12,10 +12,12 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from euchre_site.asgi import application
-from games import realtime, selectors, services
+from games import services
+from games.db import selectors
 from games.engine import legal_actions
 from games.engine.cards import CODES, cards_in
 from games.models import Connection, Match, Move
+from games.services import events
 from tests.engine.positions import codes_in
 from tests.limits import in_one_window
 from tests.matches import both_acted
@@ -214,7 +216,7 @@ async def test_a_socket_that_missed_a_push_catches_up_at_the_heartbeat(
     await board(ws)  # on connecting
     connected = await database_sync_to_async(Connection.objects.get)(user=alice)
     with monkeypatch.context() as patched:  # the push of the next move is lost
-        patched.setattr(realtime, "_send", lambda *args, **kwargs: None)
+        patched.setattr(events, "_send", lambda *args, **kwargs: None)
         await play_one(match.pk)
     assert version_of(await board(ws, version=2)) == 2  # brought by the heartbeat
     touched = await database_sync_to_async(Connection.objects.get)(pk=connected.pk)
@@ -395,7 +397,7 @@ async def test_the_workers_clock_expiry_reaches_an_open_socket(alice, bob):
 async def test_reads_wanted_while_one_is_under_way_go_together(monkeypatch):
     import time
 
-    from games import consumers
+    from games.realtime import consumers
 
     trips = []
 
@@ -419,7 +421,7 @@ async def test_reads_wanted_while_one_is_under_way_go_together(monkeypatch):
 async def test_a_move_made_here_reaches_the_opponents_socket_here_without_a_read(
     alice, bob, monkeypatch, settings
 ):
-    from games import consumers
+    from games.realtime import consumers
 
     settings.REALTIME_CATCH_UP_SECONDS = 60  # no heartbeat's catching up reads meanwhile
     match = await start_match(alice, bob)

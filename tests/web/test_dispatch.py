@@ -15,7 +15,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.testing import WebsocketCommunicator
 
 from euchre_site.asgi import application
-from games.consumers import Dispatch, HealthConsumer, LobbyConsumer, MatchConsumer
+from games.realtime.consumers import Dispatch, HealthConsumer, LobbyConsumer, MatchConsumer
 
 
 def called_names(function) -> set[str]:

@@ -23,7 +23,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from euchre_site import django_texts
-from games import catalogues
+from games.i18n import catalogues
 
 OTHERS = [code for code, _name in settings.LANGUAGES if code != "en"]
 SHOWN_ATTRIBUTES = {"title", "placeholder", "aria-label", "alt", "data-live-words"}

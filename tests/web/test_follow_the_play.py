@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 
 from games import services
-from games.board import Card
 from games.engine import Action, apply, legal_actions
 from games.models import Match, PlayerSettings
+from games.presentation.board import Card
 from tests.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db

@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games import catalogues
-from games.glossary import FORMS, NOT_THE_TERM, PATTERNS, TERMS
+from games.i18n import catalogues
+from games.i18n.glossary import FORMS, NOT_THE_TERM, PATTERNS, TERMS
 from games.management.commands.update_catalogues import IGNORED
 from games.models import PlayerSettings
 from tests.conftest import missing

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import learn
 from games.engine import legal_actions, new_match
 from games.engine.cards import CODES, JACK, cards_in, same_colour
+from games.presentation import learn
 from tests.limits import in_one_window
 
 pytestmark = pytest.mark.django_db

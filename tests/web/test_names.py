@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games import services
-from games.names import skeleton
+from games.i18n.names import skeleton
 
 pytestmark = pytest.mark.django_db
 PASSWORDS = {"password1": "Zebra-cards-41", "password2": "Zebra-cards-41"}

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import selectors, services
+from games import services
+from games.db import selectors
 from games.models import Match
 from tests.matches import both_acted, play_to_the_end, start
 from tests.web.test_consumers import board, refused_with, socket

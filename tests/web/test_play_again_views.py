@@ -7,7 +7,8 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 
-from games import selectors, services
+from games import services
+from games.db import selectors
 from games.models import Challenge, Match, MatchStatus, ModerationAction, Report
 from tests.matches import both_acted, play_to_the_end, start
 

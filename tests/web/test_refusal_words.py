@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from games import refusals, services
+from games import services
 from games.engine.errors import IllegalAction
+from games.presentation import refusals
 
 SERVICES = Path(services.__file__).parent
 RAISED = re.compile(r"\b(?:GameError|NotFound|NotAllowed|Conflict)\(\s*\"(\w+)\"((?:,[^)]*)?)\)")

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games.engine import Rules
-from games.forms import MatchCreateForm
+from games.web.forms import MatchCreateForm
 from tests.test_links import ROOT, slug
 
 RULE_BOOK = ROOT / "docs" / "RULES.md"

@@ -13,9 +13,10 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from euchre_site.asgi import application
-from games import realtime, services
+from games import services
 from games.engine import legal_actions
 from games.models import Match, Move
+from games.services import events
 from tests.web.test_consumers import HOST, ORIGIN, board, closed_with, start_match, version_of
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -85,7 +86,7 @@ async def test_a_socket_whose_session_ended_cannot_move_even_if_the_news_was_los
     alice, bob, monkeypatch
 ):
     match, _player, action, client, ws = await a_socket_on_the_turn(alice, bob)
-    monkeypatch.setattr(realtime, "send_to_group", lambda group, event: None)  # the layer lost it
+    monkeypatch.setattr(events, "send_to_group", lambda group, event: None)  # the layer lost it
     await database_sync_to_async(client.post)("/accounts/logout/")
     await send_move(ws, action)
     assert await closed_with(ws) == 4401
@@ -100,7 +101,7 @@ async def test_a_socket_that_moved_cannot_move_again_once_the_password_changed_u
     match, player, action, _client, ws = await a_socket_on_the_turn(alice, bob)
     await send_move(ws, action)
     assert version_of(await board(ws, version=2)) == 2
-    monkeypatch.setattr(realtime, "send_to_group", lambda group, event: None)  # news lost
+    monkeypatch.setattr(events, "send_to_group", lambda group, event: None)  # news lost
 
     @database_sync_to_async
     def change_password():
@@ -162,7 +163,7 @@ async def test_a_suspended_players_socket_cannot_move_even_if_the_news_was_lost(
     alice, bob, django_user_model, monkeypatch
 ):
     match, player, action, _client, ws = await a_socket_on_the_turn(alice, bob)
-    monkeypatch.setattr(realtime, "send_to_group", lambda group, event: None)
+    monkeypatch.setattr(events, "send_to_group", lambda group, event: None)
     await database_sync_to_async(django_user_model.objects.filter(pk=player.pk).update)(
         is_active=False
     )

@@ -118,7 +118,7 @@ def test_a_sockets_arrival_costs_the_same_with_one_or_many_watching(
 def test_presence_counts_the_players_only_so_pushes_do_not_grow_with_the_crowd(
     alice, bob, django_user_model
 ):
-    from games import selectors
+    from games.db import selectors
 
     match = start(alice, bob)
     for number in range(20):

@@ -9,12 +9,12 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from games.board import board_context
-from games.card_faces import sprite
-from games.consumers import _read
+from games.db.public import view_of
 from games.engine.cards import CODES
 from games.models import PlayerRating, PlayerSettings
-from games.public import view_of
+from games.presentation.board import board_context
+from games.presentation.card_faces import sprite
+from games.realtime.consumers import _read
 from tests.matches import start
 from tests.web.test_follow_the_play import until
 
@@ -101,7 +101,7 @@ def test_a_card_face_is_the_partials_markup_in_the_language_of_the_moment():
     from django.template.loader import render_to_string
     from django.utils import translation
 
-    from games.board import Card
+    from games.presentation.board import Card
 
     tag = Template("{% load cards %}{% card c %}|{% card c decorative=True %}|{% card c label=x %}")
     for language in ("en", "th", "en", "am"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games.card_faces import sprite
+from games.presentation.card_faces import sprite
 
 
 class Command(BaseCommand):

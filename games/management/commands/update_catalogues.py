@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from games import catalogues
+from games.i18n import catalogues
 
 IGNORED = [".venv", "staticfiles", "tests", "bench", "artifacts", "locale"]
 

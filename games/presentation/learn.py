@@ -14,12 +14,12 @@ import random
 
 from django.utils.translation import gettext as _
 
+from ..bots import choose, hard
+from ..bots.analysis import FLAGS
+from ..bots.hint import Hint, why
+from ..engine import Action, IllegalAction, Rules, State, apply, replay, view_for
+from ..engine.cards import CODES, JACK, NO_TRUMP, SUIT_CODES, same_colour, sort_key
 from .board import SUIT_NAMES, Card, _control, _prompt, hand_log, hand_summary, trick_context
-from .bots import choose, hard
-from .bots.analysis import FLAGS
-from .bots.hint import Hint, why
-from .engine import Action, IllegalAction, Rules, State, apply, replay, view_for
-from .engine.cards import CODES, JACK, NO_TRUMP, SUIT_CODES, same_colour, sort_key
 from .hints import action_words, hint_words
 
 # Seat 0 speaks first and holds both bowers of the upcard's suit (the ten of spades: JS, JC,

@@ -16,12 +16,12 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
-from .engine import Action, cards, replay, view_for
-from .engine.cards import CODES, NO_TRUMP, RANK_CODES, SUIT_CODES, sort_key
-from .engine.verify import commitment
-from .engine.view import View
-from .models import EndReason, Match, MatchStatus, RematchState, Report
-from .public import PublicMatch
+from ..db.public import PublicMatch
+from ..engine import Action, cards, replay, view_for
+from ..engine.cards import CODES, NO_TRUMP, RANK_CODES, SUIT_CODES, sort_key
+from ..engine.verify import commitment
+from ..engine.view import View
+from ..models import EndReason, Match, MatchStatus, RematchState, Report
 
 # Symbols come from the engine's tables: one face of each card everywhere. The words are
 # translated (the English ones are the engine's).

@@ -8,9 +8,11 @@ from collections.abc import Mapping
 
 from django.core.exceptions import ValidationError
 
-from . import selectors, services, throttle
+from .. import services
+from ..db import selectors
+from ..models import Match
+from ..services import throttle
 from .forms import MoveForm
-from .models import Match
 
 
 class Unreadable(ValueError):

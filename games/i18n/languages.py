@@ -39,7 +39,7 @@ def language_for_scope(scope: dict) -> str:
 
 @receiver(user_logged_in)
 def _remember_language(sender, request, user, **kwargs) -> None:
-    from .models import PlayerSettings
+    from ..models import PlayerSettings
 
     saved = PlayerSettings.objects.filter(user=user).values_list("language", flat=True).first()
     if supported(saved) and request is not None:

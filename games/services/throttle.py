@@ -14,8 +14,6 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache, caches
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django_redis import get_redis_connection
 from django_redis.cache import RedisCache
 
@@ -23,12 +21,13 @@ log = logging.getLogger(__name__)
 
 
 class Throttled(Exception):
-    def __init__(self, retry_after: int, message: str = ""):
-        super().__init__(
-            message or _("Too many requests: wait %(wait)s") % {"wait": wait_words(retry_after)}
-        )
+    """Over a limit: ``retry_after`` whole seconds until the window ends; ``code`` says which
+    limit (``too_many``, or ``moving_fast`` for a player's moves), for the edges to word."""
+
+    def __init__(self, retry_after: int, code: str = "too_many"):
+        super().__init__(code, retry_after)
         self.retry_after = retry_after
-        self.message = str(self)
+        self.code = code
 
 
 def hit(scope: str, key: str, limit: int, seconds: int) -> None:
@@ -65,22 +64,9 @@ def _count(name: str, seconds: int) -> int:
         return 1
 
 
-def wait_words(seconds: int) -> str:
-    """``75`` -> ``"2 minutes"``: how long to wait, as a person would say it."""
-    if seconds < 60:
-        return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
-    minutes = math.ceil(seconds / 60)
-    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
-
-
 def move(user) -> None:
     """One more move by ``user`` (over http or the socket); Throttled past the limit."""
     try:
         hit("move", str(user.pk), settings.MOVE_LIMIT_PER_10_SECONDS, 10)
     except Throttled as error:
-        wait = wait_words(error.retry_after)
-        raise Throttled(
-            error.retry_after,
-            _("You are moving faster than anyone needs to: wait %(wait)s and try again")
-            % {"wait": wait},
-        ) from None
+        raise Throttled(error.retry_after, "moving_fast") from None

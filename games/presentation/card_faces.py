@@ -9,7 +9,7 @@ through ``<use>``. ``manage.py draw_cards`` writes the file; a test checks it is
 
 from __future__ import annotations
 
-from .engine.cards import CODES
+from ..engine.cards import CODES
 
 WIDTH, HEIGHT = 200, 280
 CENTRE = (WIDTH // 2, HEIGHT // 2)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import selectors
+from ..db import selectors
+from ..models import Match
 from .board import Card, _control, move_words
-from .models import Match
 
 FLAG_WORDS = {
     "inaccuracy": gettext_lazy("inaccuracy"),

@@ -3,7 +3,7 @@ the session, where it is copied from the player's settings on first use."""
 
 from __future__ import annotations
 
-from . import selectors
+from ..db import selectors
 
 SESSION_LOOK = "look"
 DEFAULT_LOOK = {"theme": "auto", "four_colour": False}

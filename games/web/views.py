@@ -18,12 +18,20 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import hints, i18n, realtime, refusals, review, selectors, services, throttle
-from . import learn as learn_hand
-from .board import Card, board_context, replay_context
-from .charts import line_chart
+from .. import services
+from ..db import selectors
+from ..db.public import PLAYERS, PublicMatch, view_of
+from ..engine import IllegalAction, Rules
+from ..i18n import languages
+from ..i18n.glossary import TERMS
+from ..models import COMPUTER_USERNAME, ApiToken, Computer, Match, MatchStatus, Theme
+from ..presentation import hints, refusals, review
+from ..presentation import learn as learn_hand
+from ..presentation.board import Card, board_context, replay_context
+from ..presentation.charts import line_chart
+from ..presentation.jinja import render_board
+from ..services import events, throttle
 from .context_processors import SESSION_LOOK, table_look
-from .engine import IllegalAction, Rules
 from .forms import (
     ApiTokenForm,
     ComputerMatchForm,
@@ -32,11 +40,7 @@ from .forms import (
     ReportForm,
     SignupForm,
 )
-from .glossary import TERMS
-from .jinja import render_board
-from .models import COMPUTER_USERNAME, ApiToken, Computer, Match, MatchStatus, Theme
 from .moves import Unreadable, move_submit
-from .public import PLAYERS, PublicMatch, view_of
 
 
 @require_safe
@@ -67,7 +71,7 @@ def learn(request: HttpRequest) -> HttpResponse:
             throttle.hit("learn", _client_address(request), settings.MOVE_LIMIT_PER_10_SECONDS, 10)
             progress = learn_hand.play(progress, request.POST.get("action", ""))
         except throttle.Throttled as refusal:
-            error, status = refusal.message, 429
+            error, status = refusals.words(refusal), 429
         except IllegalAction as refusal:
             error, status = refusals.refusal_words(refusal), 400
         else:
@@ -140,7 +144,7 @@ def _safe_target(request: HttpRequest, target: str, default: str) -> str:
 def _wait_page(request: HttpRequest, message: str, seconds: int) -> HttpResponse:
     """429: what is paused, and the time to try again."""
     retry_at = timezone.localtime(timezone.now() + timedelta(seconds=seconds))
-    context = {"message": message, "retry_at": retry_at, "wait": throttle.wait_words(seconds)}
+    context = {"message": message, "retry_at": retry_at, "wait": refusals.wait_words(seconds)}
     response = render(request, "registration/locked_out.html", context, status=429)
     response["Retry-After"] = str(seconds)
     return response
@@ -163,7 +167,7 @@ def locked_out(request: HttpRequest, original_response=None, credentials=None) -
 def language_set(request: HttpRequest) -> HttpResponse:
     """The language switcher: remembered in a cookie for everyone, and in the settings of a
     logged-in player (so it follows them to other devices)."""
-    language = i18n.supported(request.POST.get("language"))
+    language = languages.supported(request.POST.get("language"))
     if language is None:
         return render(
             request,
@@ -178,7 +182,7 @@ def language_set(request: HttpRequest) -> HttpResponse:
     )  # fmt: skip
     if request.user.is_authenticated:
         services.player_language_set(user=request.user, language=language)
-        request.session[i18n.SESSION_LANGUAGE] = language
+        request.session[languages.SESSION_LANGUAGE] = language
     return response
 
 
@@ -220,7 +224,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         # Saved now, not as the response leaves: the sockets' checks must find the new hash.
         self.request.session.save()
         renamed = (old_key, self.request.session.session_key)
-        realtime.sessions_check_on_commit(form.user.pk, renamed=renamed)
+        events.sessions_check_on_commit(form.user.pk, renamed=renamed)
         return response
 
 
@@ -229,7 +233,7 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
     def form_valid(self, form):
         response = super().form_valid(form)
-        realtime.sessions_check_on_commit(form.user.pk)
+        events.sessions_check_on_commit(form.user.pk)
         return response
 
 
@@ -483,7 +487,7 @@ def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
             user=request.user, match_id=match_id, data=request.POST
         ))  # fmt: skip
     except throttle.Throttled as error:
-        response = _render_board(request, _match_or_404(match_id), error.message, 429)
+        response = _render_board(request, _match_or_404(match_id), refusals.words(error), 429)
         response["Retry-After"] = str(error.retry_after)
         return response
     except Unreadable:

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .i18n import SESSION_LANGUAGE
+from ..i18n.languages import SESSION_LANGUAGE
 
 
 class ExplainRefusals:

@@ -13,7 +13,7 @@ from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Greatest, Least, TruncDate
 from django.utils import timezone
 
-from .models import (
+from ..models import (
     Challenge,
     Connection,
     EndReason,

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from .engine import State, first_dealer, view_for
-from .engine.verify import commitment
-from .engine.view import View
-from .models import Match, MatchStatus, PlayerRating, closed_to_watchers
+from ..engine import State, first_dealer, view_for
+from ..engine.verify import commitment
+from ..engine.view import View
+from ..models import Match, MatchStatus, PlayerRating, closed_to_watchers
+from ..services import claim_opens_at
 from .selectors import is_bot
-from .services import claim_opens_at
 
 # What a match is read with for its public face: its players' ratings and settings (bot
 # accounts), so that building it needs no further query.

@@ -15,13 +15,12 @@ import random
 
 from django.utils.translation import gettext as _
 
-from . import throttle
+from ..bots.hint import Hint, hint
+from ..engine import view_for
+from ..models import Match, MatchStatus
+from ..services import Conflict, NotAllowed, NotFound, throttle
 from .board import SUIT_NAMES, Card
-from .bots.hint import Hint, hint
-from .engine import view_for
-from .models import Match, MatchStatus
 from .review import option_words
-from .services import Conflict, NotAllowed, NotFound
 
 
 def hint_for(*, user, match_id: int) -> tuple[Match, Hint]:

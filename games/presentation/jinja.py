@@ -25,7 +25,7 @@ from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeString, mark_safe
 from jinja2 import ChainableUndefined, Environment, pass_context
 
-from .templatetags.cards import card, forget_faces
+from ..templatetags.cards import card, forget_faces
 
 BOARD = "board.jinja"
 

@@ -1,8 +1,8 @@
 """A socket lives no longer than the session it was opened with.
 
-Each player's sockets (match and lobby) are in a group of their own (``realtime.user_group``).
+Each player's sockets (match and lobby) are in a group of their own (``events.user_group``).
 When a session ends (log-out) or may have ended (a password change or reset, a suspension:
-``realtime.sessions_check_on_commit``), the news goes to that group after the commit, and each
+``events.sessions_check_on_commit``), the news goes to that group after the commit, and each
 socket checks its session again and closes with 4401 if it is over. Every frame a socket acts
 on checks the session too, so nothing is done for a player whose session ended even if the
 news was lost on the way (the channel layer down).
@@ -23,7 +23,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from . import realtime
+from ..services import events
 
 
 def session_is_users(session_key: str | None, user_id: int) -> bool:
@@ -97,4 +97,4 @@ def _logged_out(sender, request, user, **kwargs) -> None:
     # without a check (which could still find it valid).
     if user is not None and request is not None and request.session.session_key:
         event = {"type": "session.ended", "session_key": request.session.session_key}
-        realtime.send_to_group(realtime.user_group(user.pk), event)
+        events.send_to_group(events.user_group(user.pk), event)

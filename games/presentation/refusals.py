@@ -7,13 +7,16 @@ turn them into whole translated sentences here (the write layer speaks no player
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
+import math
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from ..engine import IllegalAction
+from ..engine.cards import CODES, SUIT_CODES
+from ..services import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
+from ..services.throttle import Throttled
 from .board import SUIT_NAMES, Card
-from .engine import IllegalAction
-from .engine.cards import CODES, SUIT_CODES
-from .services import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
-from .throttle import Throttled
 
 
 def _verbs() -> dict[str, str]:
@@ -155,7 +158,12 @@ def words(error: GameError | Throttled) -> str:
     """What to tell the player about a service's refusal (or a rate limit's, worded when it
     was counted), in the active language."""
     if isinstance(error, Throttled):
-        return error.message
+        wait = wait_words(error.retry_after)
+        if error.code == "moving_fast":
+            return _("You are moving faster than anyone needs to: wait %(wait)s and try again") % {
+                "wait": wait
+            }
+        return _("Too many requests: wait %(wait)s") % {"wait": wait}
     if error.code == "illegal":
         return refusal_words(error.params["refusal"])
     if error.code == "bad_rules":  # the engine's own sentence (the forms offer valid options)
@@ -164,6 +172,14 @@ def words(error: GameError | Throttled) -> str:
     if error.code == "claim_later":
         params["seconds"] = f"{params['seconds']:02d}"
     return _service_words()[error.code] % params if params else _service_words()[error.code]
+
+
+def wait_words(seconds: int) -> str:
+    """``75`` -> ``"2 minutes"``: how long to wait, as a person would say it."""
+    if seconds < 60:
+        return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
+    minutes = math.ceil(seconds / 60)
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
 
 
 def status(error: GameError) -> int:

@@ -1,7 +1,8 @@
 from django.urls import path
 
-from . import consumers, converters  # noqa: F401  (converters registers <match:>)
-from .api.streams import StreamConsumer
+from ..api.streams import StreamConsumer
+from ..web import converters  # noqa: F401  (converters registers <match:>)
+from . import consumers  # noqa: F401  (converters registers <match:>)
 
 websocket_urlpatterns = [
     path("ws/health/", consumers.HealthConsumer.as_asgi()),

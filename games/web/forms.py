@@ -5,8 +5,8 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
-from . import names
-from .models import ApiToken, Computer, Report
+from ..i18n import names
+from ..models import ApiToken, Computer, Report
 
 
 class SignupForm(UserCreationForm):

@@ -20,7 +20,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from . import selectors
+from ..db import selectors
 
 log = logging.getLogger(__name__)
 

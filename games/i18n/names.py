@@ -40,7 +40,7 @@ def refusal(name: str) -> str | None:
     """Why ``name`` may not be taken (in the player's words), or None."""
     from django.utils.translation import gettext as _
 
-    from .models import COMPUTER_USERNAME, NameSkeleton
+    from ..models import COMPUTER_USERNAME, NameSkeleton
 
     if mixes_scripts(name):
         return _("Write your name in one alphabet (digits and - _ . @ + may go with it).")
@@ -55,7 +55,7 @@ def refusal(name: str) -> str | None:
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)
 def _remember_skeleton(sender, instance, created, update_fields=None, **kwargs) -> None:
     if created or update_fields is None or "username" in update_fields:
-        from .models import NameSkeleton
+        from ..models import NameSkeleton
 
         NameSkeleton.objects.update_or_create(
             user=instance, defaults={"skeleton": skeleton(instance.username)}

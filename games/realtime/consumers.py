@@ -25,16 +25,20 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import hints, refusals, selectors, services, sessions, throttle
-from .board import board_context
-from .engine import State
-from .i18n import language_for_scope
-from .jinja import render_board
-from .models import Match, MatchStatus, RatingChange
-from .moves import Unreadable, move_submit
-from .prepared import Prepared
-from .public import PLAYERS, PublicMatch, view_of
-from .realtime import LOBBY_GROUP, lobby_user_group, match_group, twice, user_group
+from .. import services
+from ..db import selectors
+from ..db.prepared import Prepared
+from ..db.public import PLAYERS, PublicMatch, view_of
+from ..engine import State
+from ..i18n.languages import language_for_scope
+from ..models import Match, MatchStatus, RatingChange
+from ..presentation import hints, refusals
+from ..presentation.board import board_context
+from ..presentation.jinja import render_board
+from ..services import throttle
+from ..services.events import LOBBY_GROUP, lobby_user_group, match_group, twice, user_group
+from ..web.moves import Unreadable, move_submit
+from . import sessions
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +67,7 @@ class SessionEnded(Exception):
 
 class PlayerSockets:
     """What every socket of a logged-in player does: it is in the player's group, and it
-    closes (4401) as soon as its session ends (games.sessions)."""
+    closes (4401) as soon as its session ends (games.realtime.sessions)."""
 
     async def join_player_group(self) -> None:
         with contextlib.suppress(Exception):  # the layer is down: the frames still check
@@ -298,7 +302,7 @@ class Table(NamedTuple):
     watching: int
 
 
-# A match read alone is compiled once (games.prepared): up to FEW of those cost less CPU than
+# A match read alone is compiled once (games.db.prepared): up to FEW of those cost less CPU than
 # one query for them all built afresh.
 FEW = 3
 _MATCH_WITH_PLAYERS = Prepared(
