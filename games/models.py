@@ -49,6 +49,9 @@ COMPUTER_USERNAME = "computer-{}"
 # A player's first action gets at least this long, whatever the move clock: a newcomer finding
 # the table, a page still loading (lichess gives the first move of each side longer too).
 FIRST_ACTION_SECONDS = 60
+# A match without a clock may be claimed from a player who has not acted for this long (and has
+# left: see services.match_claim).
+ABANDON_AFTER = timedelta(minutes=5)
 
 
 class RematchState(models.TextChoices):
@@ -197,6 +200,14 @@ class Match(MatchOptions):
         if not self.both_acted and not self.has_acted(self.state.turn):
             seconds = max(seconds, FIRST_ACTION_SECONDS)
         return self.turn_started_at + timedelta(seconds=seconds)
+
+    @property
+    def claim_opens_at(self):
+        """When a match without a clock may be claimed from a player who has not acted (None if
+        it has a clock or is not in play). The opponent must also have gone: see match_claim."""
+        if self.status != MatchStatus.ACTIVE or self.move_seconds or not self.turn_started_at:
+            return None
+        return self.turn_started_at + ABANDON_AFTER
 
     @property
     def rematch_offered(self) -> bool:
@@ -426,6 +437,17 @@ class PlayerSettings(models.Model):
 
     def __str__(self) -> str:
         return f"Settings of {self.user}"
+
+
+def is_bot(user) -> bool:
+    """Whether ``user`` is a bot account. Reads the player's settings unless they came with
+    the user (``select_related("...__settings")``), and remembers the answer on the user."""
+    if user is None or not getattr(user, "pk", None):
+        return False
+    try:
+        return bool(user.settings.bot)
+    except PlayerSettings.DoesNotExist:
+        return False
 
 
 class WorkerBeat(models.Model):

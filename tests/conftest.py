@@ -71,9 +71,9 @@ def fresh_channel_layer():
 def fresh_presence():
     # Each process remembers who is connected to a match for a few seconds, by match id; a
     # later test can reuse an id (SQLite): every test starts with nothing remembered.
-    from games.db import selectors
+    from games.db.selectors import connections
 
-    selectors._presence.clear()
+    connections._presence.clear()
 
 
 @pytest.fixture(autouse=True)

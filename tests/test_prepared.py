@@ -15,10 +15,11 @@ from django.db.transaction import TransactionManagementError
 
 from games import services
 from games.api import auth, feeds
+from games.db import statements
 from games.db.prepared import Prepared
 from games.db.public import PLAYERS
 from games.models import ApiToken, Match, Move, PlayerSettings
-from games.realtime.consumers import _MATCH_WITH_PLAYERS, _read_many
+from games.realtime.consumers import _read_many
 from games.services import core
 
 from .api.conftest import token_for
@@ -59,9 +60,9 @@ def test_the_locked_match_is_the_querysets_match_with_its_players(played):
     assert played[0].winner_id is not None
     for match in played:
         with transaction.atomic():
-            read = core._LOCKED.first(match.pk)
-            expected = core._match_with_players_locked(match.pk).get()
-            locked = core._locked(match.pk)  # the winner is one of the players read with it
+            read = statements.MATCH_LOCKED.first(match.pk)
+            expected = statements._match_with_players_locked(match.pk).get()
+            locked = core.match_locked(match.pk)  # the winner is one of the players read with it
         same(read, expected)
         assert read.player0.username and read.player1.username
         if locked.winner_id is not None:
@@ -71,9 +72,9 @@ def test_the_locked_match_is_the_querysets_match_with_its_players(played):
 def test_a_match_id_that_is_no_match_is_not_found(played):
     for wrong in (10**9, "nine", None, "12x"):
         with transaction.atomic(), pytest.raises(services.NotFound):
-            core._locked(wrong)
+            core.match_locked(wrong)
     with transaction.atomic():  # a pk given as text, as the ORM takes it
-        assert core._locked(str(played[0].pk)).pk == played[0].pk
+        assert core.match_locked(str(played[0].pk)).pk == played[0].pk
 
 
 def test_a_sockets_read_of_few_matches_is_the_same_as_of_many(played, monkeypatch):
@@ -86,29 +87,29 @@ def test_a_sockets_read_of_few_matches_is_the_same_as_of_many(played, monkeypatc
         assert few[pk].match == many[pk].match
         assert few[pk].state == many[pk].state
     expected = Match.objects.select_related(*PLAYERS).get(pk=played[0].pk)
-    same(_MATCH_WITH_PLAYERS.first(played[0].pk), expected)
+    same(statements.MATCH_WITH_PLAYERS.first(played[0].pk), expected)
 
 
 def test_a_streams_reads_are_the_querysets(played):
     finished, _active = played
-    same(feeds._MATCH.first(finished.pk), Match.objects.get(pk=finished.pk))
-    assert feeds._MATCH.first(10**9) is None
+    same(statements.MATCH.first(finished.pk), Match.objects.get(pk=finished.pk))
+    assert statements.MATCH.first(10**9) is None
     moves = Move.objects.filter(match=finished, version__gt=3, version__lte=9)
     expected = list(moves.order_by("seq"))
-    read = feeds._MOVES.all(finished.pk, 3, 9)
+    read = statements.MOVES_BETWEEN.all(finished.pk, 3, 9)
     assert [m.version for m in read] == [4, 5, 6, 7, 8, 9]
     for got, want in zip(read, expected, strict=True):
         same(got, want)
-    assert feeds._MOVES.all(finished.pk, 9, 9) == []
+    assert statements.MOVES_BETWEEN.all(finished.pk, 9, 9) == []
 
 
 def test_a_locked_read_is_refused_outside_a_transaction_as_the_orms(played):
     # The ORM refuses it where the database has row locks (SQLite has none: it lets it be).
     locks = connection.features.has_select_for_update
     with pytest.raises(TransactionManagementError) if locks else contextlib.nullcontext():
-        core._LOCKED.first(played[0].pk)
+        statements.MATCH_LOCKED.first(played[0].pk)
     if connection.vendor == "postgresql":
-        assert "FOR NO KEY UPDATE OF" in core._LOCKED._compiled("default").sql
+        assert "FOR NO KEY UPDATE OF" in statements.MATCH_LOCKED._compiled("default").sql
 
 
 def test_the_database_plans_a_moves_statements_once_per_connection(played):
@@ -116,12 +117,12 @@ def test_the_database_plans_a_moves_statements_once_per_connection(played):
         pytest.skip("prepared statements are PostgreSQL's: this runs in CI's DATABASE_URL pass")
     for _ in range(12):  # psycopg prepares at the fifth; PostgreSQL goes generic after five more
         with transaction.atomic():
-            core._LOCKED.first(played[1].pk)
+            statements.MATCH_LOCKED.first(played[1].pk)
         _read_many([played[0].pk])
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement, generic_plans FROM pg_prepared_statements")
         planned = {statement: generic for statement, generic in cursor.fetchall()}
-    for read in (core._LOCKED, _MATCH_WITH_PLAYERS):
+    for read in (statements.MATCH_LOCKED, statements.MATCH_WITH_PLAYERS):
         parts = read._compiled("default").sql.split("%s")  # psycopg sends them as $1, $2, ...
         sql = parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], 1))
         assert planned.get(sql, 0) >= 1, (sql, planned)
@@ -129,7 +130,7 @@ def test_the_database_plans_a_moves_statements_once_per_connection(played):
 
 def test_a_stream_from_before_the_first_version_gets_every_move(played, alice):
     finished, _active = played
-    token = auth._LIVE_BY_DIGEST.first(services.token_digest(token_for(alice)))
+    token = statements.TOKEN_BY_DIGEST.first(services.token_digest(token_for(alice)))
     # A client may say any number: it gets every move, not a database error.
     events = feeds.MatchFeed(token=token, match_id=finished.pk, since=-3_000_000_000).start()
     moves = [e for e in events if e["type"] == "move"]
@@ -142,18 +143,21 @@ def test_a_token_is_read_live_and_not_once_revoked(alice, bob):
     live = ApiToken.objects.filter(revoked_at__isnull=True, user__is_active=True)
     digest = services.token_digest(secret)
     expected = live.select_related("user", "user__settings").get(digest=digest)
-    same(auth._LIVE_BY_DIGEST.first(services.token_digest(secret)), expected)
+    same(statements.TOKEN_BY_DIGEST.first(services.token_digest(secret)), expected)
     same(auth.live_token(expected.pk), live.get(pk=expected.pk))
-    row = auth._LIVE_BY_DIGEST.first(services.token_digest(secret))
+    row = statements.TOKEN_BY_DIGEST.first(services.token_digest(secret))
     assert row.user.username == "alice" and row.user.settings.user_id == alice.pk
     assert row.allows("read") and not row.allows("play")
     assert auth.live_token(row.pk).pk == row.pk
-    assert auth._LIVE_BY_DIGEST.first(services.token_digest(token_for(bob))).user.username == "bob"
-    bob_token = auth._LIVE_BY_DIGEST.first(services.token_digest(token_for(bob, name="b")))
+    assert (
+        statements.TOKEN_BY_DIGEST.first(services.token_digest(token_for(bob))).user.username
+        == "bob"
+    )
+    bob_token = statements.TOKEN_BY_DIGEST.first(services.token_digest(token_for(bob, name="b")))
     User.objects.filter(pk=bob.pk).update(is_active=False)  # suspended: no token of his is live
     assert auth.live_token(bob_token.pk) is None
     services.api_token_revoke(user=alice, token_id=row.pk)
-    assert auth._LIVE_BY_DIGEST.first(services.token_digest(secret)) is None
+    assert statements.TOKEN_BY_DIGEST.first(services.token_digest(secret)) is None
     assert auth.live_token(row.pk) is None and not auth.token_live(row.pk)
 
 
@@ -186,7 +190,7 @@ def test_a_read_it_cannot_prepare_is_refused_when_first_run(played):
     with pytest.raises(ValueError, match="range"):
         beyond.all(1)
     with pytest.raises(TypeError):
-        auth._LIVE_BY_DIGEST.first(None)
+        statements.TOKEN_BY_DIGEST.first(None)
 
 
 def test_a_moves_writes_are_the_orms(played, alice):

@@ -17,7 +17,7 @@ from games.engine.errors import IllegalAction
 from games.engine.rules import ALLOWED_WORDS
 from games.engine.state import Phase
 from games.presentation import refusals
-from games.presentation.board import CONTROL_LABELS
+from games.presentation.controls import CONTROL_LABELS
 from games.presentation.refusals import refusal_words
 from tests.engine.positions import bidding
 

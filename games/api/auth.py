@@ -10,7 +10,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from ..db.prepared import Prepared
+from ..db import statements
 from ..models import ApiToken
 from ..services import GameError, NotAllowed, throttle, token_digest
 
@@ -31,7 +31,7 @@ def token_from_header(value: str) -> str | None:
 def authenticate(token: str | None, scope: str) -> ApiToken:
     """The live token with its player, allowed ``scope``; raises Unauthorized, NotAllowed
     (the scope is missing) or throttle.Throttled (too many requests with this token)."""
-    row = _LIVE_BY_DIGEST.first(token_digest(token)) if token else None
+    row = statements.TOKEN_BY_DIGEST.first(token_digest(token)) if token else None
     if row is None:
         raise Unauthorized("unauthorized")
     if not row.allows(scope):
@@ -50,16 +50,4 @@ def token_live(token_id: int) -> bool:
 
 def live_token(token_id: int) -> ApiToken | None:
     """The token (with its scopes), unless it was revoked or its player suspended."""
-    return _LIVE_BY_ID.first(token_id)
-
-
-# Read at every request and every move over a socket: compiled once (games.db.prepared).
-def _live(**where):
-    live = ApiToken.objects.filter(revoked_at__isnull=True, user__is_active=True, **where)
-    return live.order_by()  # one row by a unique key: no sort (the model's is by date)
-
-
-_LIVE_BY_DIGEST = Prepared(
-    lambda digest: _live(digest=digest).select_related("user", "user__settings")[:1], "\0digest"
-)
-_LIVE_BY_ID = Prepared(lambda pk: _live(pk=pk)[:1], 2_147_400_002)
+    return statements.TOKEN_BY_ID.first(token_id)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import time
 
 from .. import services
-from ..db.prepared import Prepared
-from ..db.selectors import my_active_matches, pending_challenges
+from ..db import statements
+from ..db.selectors.lobby import pending_challenges
+from ..db.selectors.matches import my_active_matches
 from ..models import Challenge, Match, MatchStatus, Move
 from ..services import NotAllowed, NotFound
 from ..services.events import api_token_group, lobby_user_group, match_group, user_group
@@ -39,16 +40,6 @@ def remember_move(match: Match, *, user, action: str) -> None:
         version=match.version,
     )  # fmt: skip
     _recent[match.pk] = (time.monotonic() + RECENT_SECONDS, match, match.version - 1, [row])
-
-
-# A stream's reads at each change, compiled once (games.db.prepared).
-_MATCH = Prepared(lambda pk: Match.objects.filter(pk=pk)[:1], 2_147_400_003)
-_MOVES = Prepared(
-    lambda match_id, above, upto: Move.objects.filter(
-        match_id=match_id, version__gt=above, version__lte=upto
-    ).order_by("seq"),
-    2_147_400_004, 2_147_400_005, 2_147_400_006,
-)  # fmt: skip
 
 
 class Closed(Exception):
@@ -136,7 +127,7 @@ class MatchFeed(Feed):
             fresh = expires > time.monotonic() and match.version >= at_least and since >= lower
             if fresh and (match.player0_id, match.player1_id) == self.player_ids:
                 return match, [m for m in moves if m.version > since]
-        match = _MATCH.first(self.match_id)
+        match = statements.MATCH.first(self.match_id)
         if match is None:
             return None, []
         if (match.player0_id, match.player1_id) != self.player_ids:  # first read, or a join
@@ -145,7 +136,7 @@ class MatchFeed(Feed):
             self.player_ids = (match.player0_id, match.player1_id)
             self.players = [shapes.player(p) for p in match.players]
         lower = max(0, min(since, match.version - RECENT_MOVES))  # a client's since may be < 0
-        moves = _MOVES.all(match.pk, lower, match.version)
+        moves = statements.MOVES_BETWEEN.all(match.pk, lower, match.version)
         if len(_recent) > 10_000:
             _recent.clear()
         _recent[self.match_id] = (time.monotonic() + RECENT_SECONDS, match, lower, moves)

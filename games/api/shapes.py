@@ -3,10 +3,9 @@ from ``view_for`` for its seat (or a spectator's), exactly as the pages' boards 
 
 from __future__ import annotations
 
-from ..db.selectors import is_bot
 from ..engine import State, view_for
 from ..engine.verify import commitment
-from ..models import Match, MatchStatus, Move
+from ..models import Match, MatchStatus, Move, is_bot
 
 
 def player(user) -> dict | None:

@@ -99,6 +99,10 @@ class Prepared:
             found.append(obj)
         return found
 
+    def forget(self) -> None:
+        """Compile again at the next call."""
+        self._by_alias.clear()
+
     def first(self, *values) -> Any:
         found = self.all(*values)
         return found[0] if found else None

@@ -13,9 +13,7 @@ from datetime import datetime
 from ..engine import State, first_dealer, view_for
 from ..engine.verify import commitment
 from ..engine.view import View
-from ..models import Match, MatchStatus, PlayerRating, closed_to_watchers
-from ..services import claim_opens_at
-from .selectors import is_bot
+from ..models import Match, MatchStatus, PlayerRating, closed_to_watchers, is_bot
 
 # What a match is read with for its public face: its players' ratings and settings (bot
 # accounts), so that building it needs no further query.
@@ -122,7 +120,7 @@ class PublicMatch:
             revealed_seed=match.seed if dealt and match.is_over else "",
             first_dealer=first_dealer(int(match.seed)) if dealt else None,
             deadline=match.deadline,
-            claim_opens_at=claim_opens_at(match),
+            claim_opens_at=match.claim_opens_at,
             winner_id=match.winner_id,
             end_reason=match.end_reason,
             rematch_state=match.rematch_state,

@@ -19,7 +19,7 @@ from ..bots.hint import Hint, hint
 from ..engine import view_for
 from ..models import Match, MatchStatus
 from ..services import Conflict, NotAllowed, NotFound, throttle
-from .board import SUIT_NAMES, Card
+from .cards import SUIT_NAMES, Card
 from .review import option_words
 
 

@@ -19,8 +19,11 @@ from ..bots.analysis import FLAGS
 from ..bots.hint import Hint, why
 from ..engine import Action, IllegalAction, Rules, State, apply, replay, view_for
 from ..engine.cards import CODES, JACK, NO_TRUMP, SUIT_CODES, same_colour, sort_key
-from .board import SUIT_NAMES, Card, _control, _prompt, hand_log, hand_summary, trick_context
+from .board import trick_context
+from .cards import SUIT_NAMES, Card
+from .controls import control, prompt
 from .hints import action_words, hint_words
+from .sentences import hand_log, hand_summary
 
 # Seat 0 speaks first and holds both bowers of the upcard's suit (the ten of spades: JS, JC,
 # KS) and two hearts; the computer deals and holds the ace and nine of spades and a king of
@@ -164,8 +167,8 @@ def context(progress: dict, names: list[str]) -> dict:
         "names": names,
         "guide": explanations(state),
         "note": note_words(progress.get("note")),
-        "prompt": _prompt(view, YOU, names) if view.turn is not None else "",
-        "controls": [_control(a) for a in legal if not a.startswith(("play:", "discard:"))],
+        "prompt": prompt(view, YOU, names) if view.turn is not None else "",
+        "controls": [control(a) for a in legal if not a.startswith(("play:", "discard:"))],
         "hand": [{"card": Card(CODES[c]), "action": card_actions.get(CODES[c], "")} for c in hand],
         "upcard": Card(view.upcard),
         "trump_name": SUIT_NAMES[view.trump] if view.trump else "",

@@ -16,7 +16,7 @@ from ..engine import IllegalAction
 from ..engine.cards import CODES, SUIT_CODES
 from ..services import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
 from ..services.throttle import Throttled
-from .board import SUIT_NAMES, Card
+from .cards import SUIT_NAMES, Card
 
 
 def _verbs() -> dict[str, str]:

@@ -11,7 +11,9 @@ from django.utils.translation import gettext_lazy
 
 from ..db import selectors
 from ..models import Match
-from .board import Card, _control, move_words
+from .cards import Card
+from .controls import control
+from .sentences import move_words
 
 FLAG_WORDS = {
     "inaccuracy": gettext_lazy("inaccuracy"),
@@ -29,7 +31,7 @@ def option_words(text: str) -> str:
         return Card(arg).name
     if kind == "discard":
         return _("Discard %(card)s") % {"card": Card(arg).name}
-    return _control(text).label
+    return control(text).label
 
 
 def points(value: float) -> str:

@@ -26,8 +26,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .. import services
-from ..db import selectors
-from ..db.prepared import Prepared
+from ..db import selectors, statements
 from ..db.public import PLAYERS, PublicMatch, view_of
 from ..engine import State
 from ..i18n.languages import language_for_scope
@@ -305,9 +304,6 @@ class Table(NamedTuple):
 # A match read alone is compiled once (games.db.prepared): up to FEW of those cost less CPU than
 # one query for them all built afresh.
 FEW = 3
-_MATCH_WITH_PLAYERS = Prepared(
-    lambda pk: Match.objects.select_related(*PLAYERS).filter(pk=pk)[:1], 2_147_400_007
-)
 
 
 def _read_many(match_ids: list[int]) -> dict[int, Table]:
@@ -315,7 +311,7 @@ def _read_many(match_ids: list[int]) -> dict[int, Table]:
     query, a second for finished matches' rating changes, presence only when this process does
     not remember it. The state is decoded here, in a database thread, not in the event loop."""
     if len(match_ids) <= FEW:  # the usual batch: one match, a few at a busy moment
-        matches = [m for m in (_MATCH_WITH_PLAYERS.first(pk) for pk in match_ids) if m]
+        matches = [m for m in (statements.MATCH_WITH_PLAYERS.first(pk) for pk in match_ids) if m]
     else:
         matches = list(Match.objects.select_related(*PLAYERS).filter(pk__in=match_ids))
     finished = [match for match in matches if match.status == MatchStatus.FINISHED]

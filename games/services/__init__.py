@@ -13,7 +13,11 @@ the edges word it (``games.presentation.refusals``). By concern:
     computer    the computer's turn (run by the task worker)
     ratings     Elo changes, and undoing them
     presence    who has a socket open on a match
-    play_again  rematches, the quick pairing, challenges
+    rematches   offers to play a finished match again
+    pairing     the quick pairing ("Find an opponent")
+    challenges  one player inviting another
+    events      the pushes that go out with the commit
+    throttle    rate limits (moves, sign-ups)
     moderation  void, adjudicate, abort, suspend, reinstate (audited)
     reports     players' reports and their handling
     players     the player's own settings, bot accounts
@@ -23,12 +27,17 @@ the edges word it (``games.presentation.refusals``). By concern:
 
 from .analysis import analyses_queue, match_analyse
 from .api_tokens import api_token_create, api_token_revoke, token_digest
+from .challenges import (
+    CHALLENGE_LAPSE,
+    challenge_accept,
+    challenge_create,
+    challenge_decline,
+    challenge_lapse,
+)
 from .clocks import (
-    ABANDON_AFTER,
     DEFAULT_MOVE_SECONDS,
     MAX_MOVE_SECONDS,
     MIN_MOVE_SECONDS,
-    claim_opens_at,
     clocks_resume,
     match_claim,
     match_expire,
@@ -51,19 +60,7 @@ from .moderation import (
     player_reinstate,
     player_suspend,
 )
-from .play_again import (
-    CHALLENGE_LAPSE,
-    REMATCH_LAPSE,
-    challenge_accept,
-    challenge_create,
-    challenge_decline,
-    challenge_lapse,
-    match_find,
-    rematch_accept,
-    rematch_decline,
-    rematch_lapse,
-    rematch_offer,
-)
+from .pairing import match_find
 from .players import (
     player_bot_challenges_set,
     player_bot_set,
@@ -73,6 +70,7 @@ from .players import (
 )
 from .presence import connection_close, connection_open, connections_touch
 from .ratings import rating_changes_reverse
+from .rematches import REMATCH_LAPSE, rematch_accept, rematch_decline, rematch_lapse, rematch_offer
 from .reports import report_close, report_create
 
 __all__ = [
@@ -95,7 +93,6 @@ __all__ = [
     "rematch_decline",
     "rematch_lapse",
     "rematch_offer",
-    "ABANDON_AFTER",
     "DEFAULT_MOVE_SECONDS",
     "MAX_MOVE_SECONDS",
     "MIN_MOVE_SECONDS",
@@ -105,7 +102,6 @@ __all__ = [
     "NotAllowed",
     "NotFound",
     "TooOften",
-    "claim_opens_at",
     "clocks_resume",
     "computer_user",
     "connection_close",

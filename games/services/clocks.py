@@ -8,17 +8,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import tasks
-from ..db.selectors import PRESENCE_TIMEOUT
-from ..engine import (
-    state_from_json,
+from ..db.selectors.connections import PRESENCE_TIMEOUT
+from ..engine import state_from_json
+from ..models import Connection, EndReason, Match, MatchStatus
+from .core import (
+    clock_task_needed,
+    match_expire_if_due,
+    match_forfeit,
+    match_locked,
+    match_locked_seat,
+    match_save,
 )
-from ..models import (
-    Connection,
-    EndReason,
-    Match,
-    MatchStatus,
-)
-from .core import _clock_task_needed, _expire_if_due, _forfeit, _locked, _locked_seat, _save
 from .errors import Conflict
 
 # The move clock (seconds for each action; a match may also have none).
@@ -26,7 +26,6 @@ DEFAULT_MOVE_SECONDS = 60
 MIN_MOVE_SECONDS = 10
 MAX_MOVE_SECONDS = 3600
 # Without a clock, the waiting player may claim a match the opponent left this long ago.
-ABANDON_AFTER = timedelta(minutes=5)
 
 
 def match_expire(*, match_id: int, due: datetime | None = None) -> bool:
@@ -35,15 +34,15 @@ def match_expire(*, match_id: int, due: datetime | None = None) -> bool:
     waits again for the turn running now. A task that is not the match's waiting one (a
     duplicate, a retry) does nothing. ``manage.py expire_matches`` sweeps with no ``due``."""
     with transaction.atomic():
-        match = _locked(match_id)
+        match = match_locked(match_id)
         if due is not None:
             if match.clock_due != due:
                 return False
             match.clock_due = None  # this task is done; the next one, if any, is queued below
-        if _expire_if_due(match):
+        if match_expire_if_due(match):
             return True
         if due is not None:
-            if _clock_task_needed(match):
+            if clock_task_needed(match):
                 tasks.schedule_clock_expire(match.pk, match.clock_due)
             match.save(update_fields=["clock_due"])
         return False
@@ -56,34 +55,26 @@ def clocks_resume() -> int:
     resumed = 0
     for match_id in waiting.exclude(move_seconds=None).values_list("pk", flat=True):
         with transaction.atomic():
-            match = _locked(match_id)
-            if match.clock_due is None and _clock_task_needed(match):
+            match = match_locked(match_id)
+            if match.clock_due is None and clock_task_needed(match):
                 tasks.schedule_clock_expire(match.pk, match.clock_due)
                 match.save(update_fields=["clock_due"])
                 resumed += 1
     return resumed
 
 
-def claim_opens_at(match: Match):
-    """When a match without a clock may be claimed from a player who has not acted (None if
-    it has a clock or is not in play). The opponent must also have gone: see match_claim."""
-    if match.status != MatchStatus.ACTIVE or match.move_seconds or not match.turn_started_at:
-        return None
-    return match.turn_started_at + ABANDON_AFTER
-
-
 def match_claim(*, user, match_id: int) -> Match:
     """The waiting player claims the win from an opponent who left: no clock, the opponent's
     turn, no move from them for ABANDON_AFTER and no connection to the match now."""
     with transaction.atomic():
-        match, seat = _locked_seat(match_id, user)
-        if _expire_if_due(match):
+        match, seat = match_locked_seat(match_id, user)
+        if match_expire_if_due(match):
             return match
         if match.status != MatchStatus.ACTIVE:
             raise Conflict("not_in_play")
         if match.computer:
             raise Conflict("computer_stays")
-        opens = claim_opens_at(match)
+        opens = match.claim_opens_at
         if opens is None:
             raise Conflict("has_clock")
         if state_from_json(match.snapshot).turn != seat ^ 1:
@@ -96,6 +87,6 @@ def match_claim(*, user, match_id: int) -> Match:
         if wait > timedelta(0):
             minutes, seconds = divmod(int(wait.total_seconds()) + 1, 60)
             raise Conflict("claim_later", minutes=minutes, seconds=seconds)
-        _forfeit(match, winner=user, reason=EndReason.ABANDONED)
-        _save(match, lobby=True)
+        match_forfeit(match, winner=user, reason=EndReason.ABANDONED)
+        match_save(match, lobby=True)
     return match

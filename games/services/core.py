@@ -4,25 +4,19 @@ tasks sent with the commit, and its end (rated in the same transaction)."""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from .. import tasks
-from ..db.prepared import Prepared, update_fields
-from ..engine import (
-    state_from_json,
-)
-from ..models import (
-    EndReason,
-    Match,
-    MatchStatus,
-)
+from ..db import statements
+from ..db.prepared import update_fields
+from ..engine import state_from_json
+from ..models import EndReason, Match, MatchStatus
 from . import events
 from .errors import NotAllowed, NotFound
-from .ratings import _rate
+from .ratings import ratings_apply
 
 
-def _player_locked(*users) -> None:
+def players_locked(*users) -> None:
     """Lock the players' rows (in id order: no deadlock): their requests that count what they
     have (open matches, reports...) then add one take turns, so two at once cannot both pass a
     cap. A match row, when one is locked too, is locked first.
@@ -35,29 +29,14 @@ def _player_locked(*users) -> None:
     list(players.filter(pk__in=pks).order_by("pk").values("pk"))
 
 
-def _match_with_players_locked(match_id) -> QuerySet:
-    # The players come in the same query (the board answering the request needs them); only
-    # the match row is locked, FOR NO KEY UPDATE: rows that refer to the match (a socket's
-    # presence, an analysis) can be written meanwhile. With FOR UPDATE, a socket opening
-    # (player locked, then its presence row refers to the match) and a rematch (match locked,
-    # then the player) each waited for the other: PostgreSQL's deadlock.
-    matches = Match.objects.select_for_update(of=("self",), no_key=True)
-    players = ("player0", "player1", "player0__settings", "player1__settings")
-    return matches.select_related(*players).filter(pk=match_id)[:1]
-
-
-# Every move reads it: compiled once (games.db.prepared), a quarter of the CPU of building it.
-_LOCKED = Prepared(_match_with_players_locked, 2_147_400_001)
-
-
-def _locked(match_id: int) -> Match:
+def match_locked(match_id: int) -> Match:
     try:
         pk = int(match_id)  # as the ORM takes a pk: "12" is 12
     except (TypeError, ValueError):
         raise NotFound("no_such_match") from None
     if not 0 < pk < 2**63:  # no id; and past 64 bits the database refuses the number
         raise NotFound("no_such_match")
-    match = _LOCKED.first(pk)
+    match = statements.MATCH_LOCKED.first(pk)
     if match is None:
         raise NotFound("no_such_match")
     if match.winner_id is not None:  # one of the two players: no third join for it
@@ -65,23 +44,23 @@ def _locked(match_id: int) -> Match:
     return match
 
 
-def _locked_seat(match_id: int, user) -> tuple[Match, int]:
+def match_locked_seat(match_id: int, user) -> tuple[Match, int]:
     """The locked match and the user's seat in it; refused if the user is not playing."""
-    match = _locked(match_id)
+    match = match_locked(match_id)
     seat = match.seat_of(user)
     if seat is None:
         raise NotAllowed("not_playing")
     return match, seat
 
 
-def _save(
+def match_save(
     match: Match, lobby: bool = False, fields: tuple[str, ...] = (), watch: bool = False
 ) -> None:
     """Every change bumps the version, so that submissions made against the old one fail.
     ``fields``: the only ones changed, when the caller knows (a move: a shorter UPDATE);
     ``watch``: the lobby's list of matches to watch shows something this change altered."""
     match.version += 1
-    clock = _clock_task_needed(match)
+    clock = clock_task_needed(match)
     if fields:  # a move's and a rematch's: their UPDATE built once (games.db.prepared)
         update_fields(match, (*fields, "version", *(("clock_due",) if clock else ())))
     else:
@@ -98,7 +77,7 @@ def _save(
         tasks.schedule_clock_expire(match.pk, match.clock_due)
 
 
-def _clock_task_needed(match: Match) -> bool:
+def clock_task_needed(match: Match) -> bool:
     """One clock task waits per match, not one per move: it is queued at the first clocked
     turn (or for a deadline earlier than the one it waits for), and when it comes due it ends
     the match or waits again, for the turn running then (``match_expire``). True if this
@@ -110,39 +89,39 @@ def _clock_task_needed(match: Match) -> bool:
     return True
 
 
-def _expire_if_due(match: Match) -> bool:
+def match_expire_if_due(match: Match) -> bool:
     """On the locked match: if the player to act ran out of time, they lose. True if so."""
     deadline = match.deadline
     if deadline is None or timezone.now() < deadline:
         return False
     late = state_from_json(match.snapshot).turn
-    _forfeit(match, winner=match.players[late ^ 1], reason=EndReason.TIMEOUT)
-    _save(match, lobby=True)
+    match_forfeit(match, winner=match.players[late ^ 1], reason=EndReason.TIMEOUT)
+    match_save(match, lobby=True)
     return True
 
 
-def _abort(match: Match) -> None:
+def match_abort_now(match: Match) -> None:
     match.status = MatchStatus.ABORTED
     match.end_reason = EndReason.ABORTED
     match.finished_at = timezone.now()
 
 
-def _forfeit(match: Match, *, winner, reason: EndReason) -> None:
+def match_forfeit(match: Match, *, winner, reason: EndReason) -> None:
     """A player leaves (resigns, runs out of time, is claimed against): the opponent wins,
     unless a player has not made a first action yet, and then leaving costs nothing: the match
     is called off, with no result and no rating (lichess's abort)."""
     if match.both_acted:
-        _finish(match, winner=winner, reason=reason)
+        match_finish(match, winner=winner, reason=reason)
     else:
-        _abort(match)
+        match_abort_now(match)
 
 
-def _finish(match: Match, *, winner, reason: EndReason) -> None:
+def match_finish(match: Match, *, winner, reason: EndReason) -> None:
     """End the match for ``winner``, rating it in the same transaction if it is rated."""
     match.status = MatchStatus.FINISHED
     match.winner = winner
     match.end_reason = reason
     match.finished_at = timezone.now()
     if match.rated:
-        _rate(match)
+        ratings_apply(match)
     tasks.schedule_analysis(match.pk)

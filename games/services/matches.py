@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..db.prepared import insert
-from ..db.selectors import rated_today_capped
+from ..db.selectors.limits import rated_today_capped
 from ..engine import (
     Action,
     IllegalAction,
@@ -20,37 +20,30 @@ from ..engine import (
     state_from_json,
     state_to_json,
 )
-from ..models import (
-    COMPUTER_USERNAME,
-    Computer,
-    EndReason,
-    Match,
-    MatchStatus,
-    Move,
-)
+from ..models import COMPUTER_USERNAME, Computer, EndReason, Match, MatchStatus, Move
 from . import events
 from .clocks import DEFAULT_MOVE_SECONDS, MAX_MOVE_SECONDS, MIN_MOVE_SECONDS
 from .core import (
-    _abort,
-    _expire_if_due,
-    _finish,
-    _forfeit,
-    _locked,
-    _locked_seat,
-    _player_locked,
-    _save,
+    match_abort_now,
+    match_expire_if_due,
+    match_finish,
+    match_forfeit,
+    match_locked,
+    match_locked_seat,
+    match_save,
+    players_locked,
 )
 from .errors import Conflict, GameError, LimitReached, NotAllowed
 
 
-def _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up) -> Rules:
+def rules_checked(deck, target, stick_the_dealer, dealer_must_take_up) -> Rules:
     try:
         return Rules(deck, target, stick_the_dealer, dealer_must_take_up)
     except ValueError as error:
         raise GameError("bad_rules", reason=str(error)) from None
 
 
-def _checked_clock(move_seconds: int | None) -> None:
+def clock_checked(move_seconds: int | None) -> None:
     if move_seconds is not None and not MIN_MOVE_SECONDS <= move_seconds <= MAX_MOVE_SECONDS:
         raise GameError("bad_clock", low=MIN_MOVE_SECONDS, high=MAX_MOVE_SECONDS)
 
@@ -67,10 +60,10 @@ def match_create(
     move_seconds: int | None = DEFAULT_MOVE_SECONDS,
 ) -> Match:
     """An open match with ``user`` in seat 0, waiting for an opponent."""
-    rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
-    _checked_clock(move_seconds)
+    rules = rules_checked(deck, target, stick_the_dealer, dealer_must_take_up)
+    clock_checked(move_seconds)
     with transaction.atomic():
-        _player_locked(user)
+        players_locked(user)
         mine = Match.objects.filter(player0=user, status=MatchStatus.OPEN).count()
         if mine >= settings.OPEN_MATCHES_PER_PLAYER:
             raise LimitReached("open_matches_cap", count=mine)
@@ -115,9 +108,9 @@ def match_create_computer(
     """A casual match against the computer, dealt at once: ``user`` in seat 0, the computer in
     seat 1. It never changes a rating. ``dealer_seat``: the seat that deals first (a
     rematch gives the deal to the other player); else the seed decides."""
-    rules = _checked_rules(deck, target, stick_the_dealer, dealer_must_take_up)
+    rules = rules_checked(deck, target, stick_the_dealer, dealer_must_take_up)
     with transaction.atomic():
-        _player_locked(user)
+        players_locked(user)
         playing = Match.objects.filter(player0=user, status=MatchStatus.ACTIVE).exclude(computer="")
         if playing.count() >= settings.COMPUTER_MATCHES_PER_PLAYER:
             raise LimitReached("computer_matches_cap", count=settings.COMPUTER_MATCHES_PER_PLAYER)
@@ -138,60 +131,60 @@ def match_create_computer(
             turn_started_at=now,
             snapshot=state_to_json(new_match(seed, rules)),
         )
-        _save(match, lobby=True)
+        match_save(match, lobby=True)
     return match
 
 
 def match_join(*, user, match_id: int) -> Match:
     """Take the free seat of an open match; the first hand is dealt at once."""
     with transaction.atomic():
-        match = _locked(match_id)
+        match = match_locked(match_id)
         if match.status != MatchStatus.OPEN:
             raise Conflict("seat_taken")
         if match.player0_id == user.pk:
             raise NotAllowed("own_match")
-        _player_locked(user, match.player0)  # the pair's rated matches today, counted alone
+        players_locked(user, match.player0)  # the pair's rated matches today, counted alone
         if match.rated and rated_today_capped(user=user, other=match.player0):
             match.rated = False  # farming a rating takes many: the rest are casual (said first)
         match.player1 = user
         match.status = MatchStatus.ACTIVE
         match.started_at = match.turn_started_at = timezone.now()
         match.snapshot = state_to_json(new_match(int(match.seed), match.rules))
-        _save(match, lobby=True)
+        match_save(match, lobby=True)
     return match
 
 
 def match_abort(*, user, match_id: int) -> Match:
     """Call a match off before its first move: no result, no rating."""
     with transaction.atomic():
-        match, _seat = _locked_seat(match_id, user)
+        match, _seat = match_locked_seat(match_id, user)
         if match.is_over:
             raise Conflict("already_over")
         if match.both_acted:
             raise Conflict("started")
-        _abort(match)
-        _save(match, lobby=True)
+        match_abort_now(match)
+        match_save(match, lobby=True)
     return match
 
 
 def match_resign(*, user, match_id: int) -> Match:
     """Give the match up: the opponent wins it (before both have acted: called off)."""
     with transaction.atomic():
-        match, seat = _locked_seat(match_id, user)
+        match, seat = match_locked_seat(match_id, user)
         if match.status != MatchStatus.ACTIVE:
             raise Conflict("not_in_play")
-        _forfeit(match, winner=match.players[seat ^ 1], reason=EndReason.RESIGNED)
-        _save(match, lobby=True)
+        match_forfeit(match, winner=match.players[seat ^ 1], reason=EndReason.RESIGNED)
+        match_save(match, lobby=True)
     return match
 
 
 def move_apply(*, user, match_id: int, action: str, version: int) -> Match:
     """Apply one action by ``user`` to the match, if it is theirs to make and still current."""
     with transaction.atomic():
-        match, seat = _locked_seat(match_id, user)
+        match, seat = match_locked_seat(match_id, user)
         # A move that comes in after the clock ran out ends the match instead (and that is
         # committed: the refusal below is raised outside the transaction).
-        late = _expire_if_due(match)
+        late = match_expire_if_due(match)
         if not late:
             _apply(match, seat, user, action, version)
     if late:
@@ -212,16 +205,42 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
     match.move_count += 1
     insert(Move(  # its INSERT built once (games.db.prepared)
         match=match, seq=match.move_count, seat=seat, player=user, action=action,
-        version=match.version + 1,  # the version _save gives the match below
+        version=match.version + 1,  # the version match_save gives the match below
     ))  # fmt: skip
     match.snapshot = state_to_json(state)
     match.turn_started_at = timezone.now()
     match.acted |= 1 << seat
     if state.is_over:
-        _finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
-        _save(match, lobby=True)
+        match_finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
+        match_save(match, lobby=True)
     else:
         # A hand that ends changes the score the lobby's watch list shows.
         watch = state.scores != before.scores and match.spectators_allowed
         fields = ("snapshot", "turn_started_at", "move_count", "acted")
-        _save(match, fields=fields, watch=watch)
+        match_save(match, fields=fields, watch=watch)
+
+
+def match_start(*, players: tuple, created_by, options: dict, dealer=None) -> Match:
+    """A match between two people, dealt at once (an accepted rematch or challenge).
+    ``dealer``: the player who deals first; the seats are arranged for it (the deal's seed
+    picks the first dealer's seat). Past the pair's rated matches of the day it is casual,
+    as a joined one is (services.matches.match_join)."""
+    rules = rules_checked(
+        options["deck"], options["target"],
+        options["stick_the_dealer"], options["dealer_must_take_up"],
+    )  # fmt: skip
+    players_locked(*players)
+    if options["rated"] and rated_today_capped(user=players[0], other=players[1]):
+        options = {**options, "rated": False}
+    seed = new_seed()
+    seats = list(players)
+    if dealer is not None and seats[first_dealer(seed)] != dealer:
+        seats.reverse()
+    now = timezone.now()
+    match = Match.objects.create(
+        player0=seats[0], player1=seats[1], created_by=created_by, **options, seed=str(seed),
+        status=MatchStatus.ACTIVE, started_at=now, turn_started_at=now,
+        snapshot=state_to_json(new_match(seed, rules)),
+    )  # fmt: skip
+    match_save(match, lobby=True)
+    return match

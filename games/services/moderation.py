@@ -6,25 +6,19 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from ..models import (
-    ApiToken,
-    EndReason,
-    Match,
-    MatchStatus,
-    ModerationAction,
-)
+from ..models import ApiToken, EndReason, Match, MatchStatus, ModerationAction
 from . import events
 from .api_tokens import api_token_revoke
-from .core import _finish, _locked, _save
+from .core import match_finish, match_locked, match_save
 from .errors import Conflict, GameError, NotFound
 from .ratings import rating_changes_reverse
 
 
-def _audit(moderator, kind: str, reason: str, **about) -> ModerationAction:
+def audit_record(moderator, kind: str, reason: str, **about) -> ModerationAction:
     return ModerationAction.objects.create(moderator=moderator, kind=kind, reason=reason, **about)
 
 
-def _reason(reason: str) -> str:
+def reason_checked(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
         raise GameError("no_reason")
@@ -33,59 +27,61 @@ def _reason(reason: str) -> str:
 
 def match_void(*, moderator, match_id: int, reason: str) -> Match:
     """The match no longer counts: its rating changes are reversed exactly."""
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     with transaction.atomic():
-        match = _locked(match_id)
+        match = match_locked(match_id)
         if match.status == MatchStatus.VOIDED:
             raise Conflict("already_void")
         rating_changes_reverse(match=match)
         match.status = MatchStatus.VOIDED
         match.end_reason = EndReason.VOIDED
         match.finished_at = match.finished_at or timezone.now()
-        _save(match, lobby=True)
-        _audit(moderator, ModerationAction.Kind.VOID, reason, match=match)
+        match_save(match, lobby=True)
+        audit_record(moderator, ModerationAction.Kind.VOID, reason, match=match)
     return match
 
 
 def match_adjudicate(*, moderator, match_id: int, winner, reason: str) -> Match:
     """End an active match and award it to ``winner``; rated as a normal finish."""
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     with transaction.atomic():
-        match = _locked(match_id)
+        match = match_locked(match_id)
         if match.status != MatchStatus.ACTIVE:
             raise Conflict("adjudicate_in_play")
         if match.seat_of(winner) is None:
             raise GameError("winner_not_player")
-        _finish(match, winner=winner, reason=EndReason.ADJUDICATED)
-        _save(match, lobby=True)
-        _audit(moderator, ModerationAction.Kind.ADJUDICATE, reason, match=match, player=winner)
+        match_finish(match, winner=winner, reason=EndReason.ADJUDICATED)
+        match_save(match, lobby=True)
+        audit_record(
+            moderator, ModerationAction.Kind.ADJUDICATE, reason, match=match, player=winner
+        )
     return match
 
 
 def match_abort_moderated(*, moderator, match_id: int, reason: str) -> Match:
     """End an open or active match with no result and no rating change."""
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     with transaction.atomic():
-        match = _locked(match_id)
+        match = match_locked(match_id)
         if match.is_over:
             raise Conflict("already_over")
         match.status = MatchStatus.ABORTED
         match.end_reason = EndReason.ABORTED_BY_MODERATOR
         match.finished_at = timezone.now()
-        _save(match, lobby=True)
-        _audit(moderator, ModerationAction.Kind.ABORT, reason, match=match)
+        match_save(match, lobby=True)
+        audit_record(moderator, ModerationAction.Kind.ABORT, reason, match=match)
     return match
 
 
 def player_suspend(*, moderator, player, reason: str) -> None:
     """The player can no longer log in or play; their matches in play go to their opponents
     (open ones are called off), and their open sockets close."""
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     with transaction.atomic():
         player.is_active = False  # Django refuses inactive users' logins and sessions
         player.save(update_fields=["is_active"])
         events.sessions_check_on_commit(player.pk)
-        _audit(moderator, ModerationAction.Kind.SUSPEND, reason, player=player)
+        audit_record(moderator, ModerationAction.Kind.SUSPEND, reason, player=player)
         mine = Match.objects.filter(Q(player0=player) | Q(player1=player))
         for match in mine.filter(status=MatchStatus.ACTIVE).select_related("player0", "player1"):
             match_adjudicate(
@@ -99,18 +95,18 @@ def player_suspend(*, moderator, player, reason: str) -> None:
 
 
 def player_reinstate(*, moderator, player, reason: str) -> None:
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     with transaction.atomic():
         player.is_active = True
         player.save(update_fields=["is_active"])
-        _audit(moderator, ModerationAction.Kind.REINSTATE, reason, player=player)
+        audit_record(moderator, ModerationAction.Kind.REINSTATE, reason, player=player)
 
 
 def api_token_revoke_moderated(*, moderator, token_id: int, reason: str) -> ApiToken:
     """A moderator stops a program (one token) without suspending its player: the token and
     its open streams stop at once, as when the player revokes it; audited. One revoked
     already stays as it is (nothing to audit)."""
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     with transaction.atomic():
         # Locked from this read on: two moderators at once audit one revocation, not two.
         tokens = ApiToken.objects.select_for_update(of=("self",)).select_related("user")
@@ -120,5 +116,5 @@ def api_token_revoke_moderated(*, moderator, token_id: int, reason: str) -> ApiT
         was_live = row.revoked_at is None
         row = api_token_revoke(user=row.user, token_id=row.pk)
         if was_live:
-            _audit(moderator, ModerationAction.Kind.REVOKE_TOKEN, reason, player=row.user)
+            audit_record(moderator, ModerationAction.Kind.REVOKE_TOKEN, reason, player=row.user)
     return row

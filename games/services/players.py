@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..db.selectors import has_matches
+from ..db.selectors.matches import has_matches
 from ..models import PlayerSettings
-from .core import _player_locked
+from .core import players_locked
 from .errors import Conflict
 
 
@@ -37,7 +37,7 @@ def player_sound_set(*, user, sound: bool) -> None:
 def player_bot_set(*, user) -> None:
     """Make ``user``'s account a bot account: for good, and only while it has no match."""
     with transaction.atomic():
-        _player_locked(user)
+        players_locked(user)
         if has_matches(user=user):
             raise Conflict("bot_has_matches")
         PlayerSettings.objects.update_or_create(user=user, defaults={"bot": True})

@@ -6,12 +6,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from ..db.selectors import PRESENCE_TIMEOUT
+from ..db.selectors.connections import PRESENCE_TIMEOUT
 from ..models import Connection, Match
 from . import events
-from .core import _player_locked
+from .core import players_locked
 from .errors import TooOften
-from .play_again import rematch_check_left
+from .rematches import rematch_check_left
 
 
 def connection_open(*, match_id: int, user, channel_name: str, capped: bool = True) -> Match:
@@ -26,7 +26,7 @@ def connection_open(*, match_id: int, user, channel_name: str, capped: bool = Tr
     with transaction.atomic():
         # A player's sockets open one at a time, so their cap holds exactly; a match's holds
         # give or take the arrivals of the same instant.
-        _player_locked(user)
+        players_locked(user)
         live = Connection.objects.filter(seen_at__gte=timezone.now() - PRESENCE_TIMEOUT)
         if capped and live.filter(user=user).count() >= settings.SOCKETS_PER_PLAYER:
             raise TooOften("too_many_sockets")

@@ -5,14 +5,10 @@ from __future__ import annotations
 from django.db import transaction
 
 from .. import rating
-from ..models import (
-    Match,
-    PlayerRating,
-    RatingChange,
-)
+from ..models import Match, PlayerRating, RatingChange
 
 
-def _rate(match: Match) -> None:
+def ratings_apply(match: Match) -> None:
     # Lock both rating rows in a fixed order (by user id) so two matches ending at once
     # between the same players cannot deadlock; the match row is already locked.
     users = sorted(match.players, key=lambda u: u.pk)

@@ -9,9 +9,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..models import ModerationAction, Report
-from .core import _locked, _player_locked
+from .core import match_locked, players_locked
 from .errors import Conflict, GameError, NotAllowed, TooOften
-from .moderation import _audit, _reason
+from .moderation import audit_record, reason_checked
 
 
 def report_create(*, reporter, match_id: int, reason: str, details: str = "") -> Report:
@@ -19,8 +19,8 @@ def report_create(*, reporter, match_id: int, reason: str, details: str = "") ->
     if reason not in Report.Reason.values:
         raise GameError("bad_report_reason")
     with transaction.atomic():
-        match = _locked(match_id)
-        _player_locked(reporter)
+        match = match_locked(match_id)
+        players_locked(reporter)
         seat = match.seat_of(reporter)
         if seat is None or match.players[seat ^ 1] is None:
             raise NotAllowed("report_own_opponent")
@@ -39,7 +39,7 @@ def report_create(*, reporter, match_id: int, reason: str, details: str = "") ->
 
 
 def report_close(*, moderator, report: Report, dismissed: bool, reason: str) -> Report:
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     with transaction.atomic():
         report = Report.objects.select_for_update().get(pk=report.pk)
         if report.status != Report.Status.OPEN:
@@ -51,5 +51,7 @@ def report_close(*, moderator, report: Report, dismissed: bool, reason: str) -> 
             if dismissed
             else ModerationAction.Kind.RESOLVE_REPORT
         )
-        _audit(moderator, kind, reason, report=report, match=report.match, player=report.reported)
+        audit_record(
+            moderator, kind, reason, report=report, match=report.match, player=report.reported
+        )
     return report

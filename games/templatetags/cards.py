@@ -12,7 +12,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from ..presentation.board import Card
+from ..presentation.cards import Card
 
 register = template.Library()
 

@@ -3,7 +3,7 @@ bot account's name, wherever names show."""
 
 from django import template
 
-from ..db.selectors import is_bot as _is_bot
+from ..models import is_bot as _is_bot
 
 register = template.Library()
 

@@ -9,8 +9,7 @@ from collections.abc import Mapping
 from django.core.exceptions import ValidationError
 
 from .. import services
-from ..db import selectors
-from ..models import Match
+from ..models import Match, is_bot
 from ..services import throttle
 from .forms import MoveForm
 
@@ -23,7 +22,7 @@ def move_submit(*, user, match_id: int, data: Mapping, api: bool = False) -> Mat
     """Apply the move in ``data`` (``action``, ``version``) for ``user``. Raises Unreadable,
     throttle.Throttled or a services.GameError; nothing changes then. A bot account moves
     only through the API (``api``)."""
-    if not api and selectors.is_bot(user):
+    if not api and is_bot(user):
         raise services.NotAllowed("bot_api_only")
     move = _read(data)
     throttle.move(user)

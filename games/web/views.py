@@ -24,12 +24,14 @@ from ..db.public import PLAYERS, PublicMatch, view_of
 from ..engine import IllegalAction, Rules
 from ..i18n import languages
 from ..i18n.glossary import TERMS
-from ..models import COMPUTER_USERNAME, ApiToken, Computer, Match, MatchStatus, Theme
+from ..models import COMPUTER_USERNAME, ApiToken, Computer, Match, MatchStatus, Theme, is_bot
 from ..presentation import hints, refusals, review
 from ..presentation import learn as learn_hand
-from ..presentation.board import Card, board_context, replay_context
+from ..presentation.board import board_context
+from ..presentation.cards import Card
 from ..presentation.charts import line_chart
 from ..presentation.jinja import render_board
+from ..presentation.replay import replay_context
 from ..services import events, throttle
 from .context_processors import SESSION_LOOK, table_look
 from .forms import (
@@ -680,7 +682,7 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
         step = int(request.GET.get("step", "0"))
     except ValueError:
         step = 0
-    context = replay_context(match, step)
+    context = replay_context(match, selectors.match_moves(match=match), step)
     if request.GET.get("analysis") == "1":  # the "Analysis" toggle is on
         context["analysis"] = review.analysis_context(match, context["step"], context["names"])
         context["keep"] = "&analysis=1"
@@ -713,7 +715,7 @@ def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "
         "form": form or ApiTokenForm(),
         "tokens": ApiToken.objects.filter(user=request.user, revoked_at__isnull=True),
         "new_token": new_token,
-        "is_bot": selectors.is_bot(request.user),
+        "is_bot": is_bot(request.user),
         "has_matches": selectors.has_matches(user=request.user),
         "bot_challenges": selectors.bots_may_challenge(request.user),
         "base_url": _base_url(request),

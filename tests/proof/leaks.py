@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from games.engine.cards import RANK_CODES, RANK_WORDS, SUIT_CODES, SUIT_WORDS
-from games.presentation.board import RANK_LABELS, SUIT_SYMBOLS
+from games.presentation.cards import RANK_LABELS, SUIT_SYMBOLS
 from tests.engine.positions import codes_in
 
 FACE = re.compile(

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Connection, Match
-from games.services.core import _locked, _player_locked
+from games.services.core import match_locked, players_locked
 from tests.matches import both_acted
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,7 +55,7 @@ def test_a_socket_opens_while_its_match_is_locked(alice):
 
     def hold_the_match() -> None:
         with transaction.atomic():
-            _locked(match.pk)  # as every service changing a match does
+            match_locked(match.pk)  # as every service changing a match does
             locked.set()
             release.wait(30)
 
@@ -81,15 +81,15 @@ def test_a_rematch_and_a_socket_opening_on_its_match_both_go_through(alice):
 
     def rematch() -> None:  # rematch_offer: the match, then (a new match) its player
         with transaction.atomic():
-            _locked(match.pk)
+            match_locked(match.pk)
             rematch_first.set()
             socket_first.wait(10)
-            _player_locked(alice)
+            players_locked(alice)
             services.match_create_computer(user=alice, strength="easy", target=5)
 
     def socket_opens() -> None:  # connection_open: the player, then a row referring to the match
         with transaction.atomic():
-            _player_locked(alice)
+            players_locked(alice)
             socket_first.set()
             rematch_first.wait(10)
             Connection.objects.create(

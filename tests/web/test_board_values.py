@@ -72,7 +72,7 @@ def test_the_board_escapes_what_it_shows_in_every_language(alice, bob, django_db
 def test_a_cards_words_are_escaped_once_whichever_engine_gave_them():
     from markupsafe import Markup
 
-    from games.presentation.board import Card
+    from games.presentation.cards import Card
     from games.templatetags.cards import card
 
     for label in (Markup("Ace of spades, it&#39;s not playable now"), "Ace of spades, it's"):

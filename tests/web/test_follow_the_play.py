@@ -11,7 +11,7 @@ from django.test import Client
 from games import services
 from games.engine import Action, apply, legal_actions
 from games.models import Match, PlayerSettings
-from games.presentation.board import Card
+from games.presentation.cards import Card
 from tests.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db

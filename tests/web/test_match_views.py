@@ -360,7 +360,7 @@ def test_history_lists_my_finished_matches_newest_first_with_filters(clients, al
 
 
 def test_history_loads_more_rows_with_htmx(clients, alice, bob):
-    from games.db.selectors import HISTORY_PAGE_SIZE
+    from games.db.selectors.matches import HISTORY_PAGE_SIZE
 
     _finished([(alice, bob)] * (HISTORY_PAGE_SIZE + 2), rated=False)
     first = clients["alice"].get("/history/").content.decode()

@@ -101,7 +101,7 @@ def test_a_card_face_is_the_partials_markup_in_the_language_of_the_moment():
     from django.template.loader import render_to_string
     from django.utils import translation
 
-    from games.presentation.board import Card
+    from games.presentation.cards import Card
 
     tag = Template("{% load cards %}{% card c %}|{% card c decorative=True %}|{% card c label=x %}")
     for language in ("en", "th", "en", "am"):

@@ -1,0 +1,65 @@
+"""Reads shaped for pages, by subject. Callers import this package (``selectors.lobby_lists``);
+each name lives in one of its modules:
+
+    matches   open and active matches, versions, history, moves, the stored analysis
+    players   records, ratings, the leaderboard, settings
+    connections  who is at a match, the task workers alive
+    lobby     the lobby's lists and challenges
+    limits    the caps on rated play between two players
+"""
+
+from .connections import (
+    PRESENCE_MEMORY_SECONDS,
+    PRESENCE_TIMEOUT,
+    Presence,
+    forget_presence,
+    live_workers,
+    presence,
+)
+from .limits import rated_today_capped, rated_today_capped_opponents, suspicious_pairs
+from .lobby import (
+    CHALLENGE_ANSWER_SHOWN,
+    LOBBY_OPEN_MATCHES,
+    LOBBY_WATCH_MATCHES,
+    lobby_lists,
+    lobby_mine,
+    lobby_open,
+    pending_challenges,
+    watch_matches,
+)
+from .matches import (
+    HISTORY_PAGE_SIZE,
+    JUST_STARTED,
+    has_matches,
+    match_analysis,
+    match_history,
+    match_just_started,
+    match_moves,
+    match_versions,
+    my_active_matches,
+    my_open_matches,
+    open_matches,
+)
+from .players import (
+    LEADERBOARD_MIN_MATCHES,
+    bot_ids,
+    bots_may_challenge,
+    leaderboard,
+    rating_history,
+    rating_of,
+    record,
+    sound_on,
+    table_look,
+    user_by_name,
+)
+
+__all__ = [
+    "CHALLENGE_ANSWER_SHOWN", "HISTORY_PAGE_SIZE", "JUST_STARTED", "LEADERBOARD_MIN_MATCHES",
+    "LOBBY_OPEN_MATCHES", "LOBBY_WATCH_MATCHES", "PRESENCE_MEMORY_SECONDS", "PRESENCE_TIMEOUT",
+    "Presence", "bot_ids", "bots_may_challenge", "forget_presence", "has_matches", "leaderboard",
+    "live_workers", "lobby_lists", "lobby_mine", "lobby_open", "match_analysis", "match_history",
+    "match_just_started", "match_moves", "match_versions", "my_active_matches",
+    "my_open_matches", "open_matches", "pending_challenges", "presence", "rated_today_capped",
+    "rated_today_capped_opponents", "rating_history", "rating_of", "record", "sound_on",
+    "suspicious_pairs", "table_look", "user_by_name", "watch_matches",
+]  # fmt: skip

@@ -1,0 +1,81 @@
+"""Reads of players: records, ratings and their history, the leaderboard, settings."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
+
+from ...models import Match, MatchStatus, PlayerRating, PlayerSettings, RatingChange
+
+
+def record(*, user) -> dict[str, int]:
+    """Finished matches won and lost (aborted and voided ones do not count)."""
+    finished = Match.objects.filter(Q(player0=user) | Q(player1=user), status=MatchStatus.FINISHED)
+    won = finished.filter(winner=user).count()
+    return {"played": finished.count(), "won": won, "lost": finished.count() - won}
+
+
+def user_by_name(username: str):
+    return get_user_model().objects.filter(username=username).first()
+
+
+def rating_of(*, user) -> PlayerRating:
+    """The player's rating; one who has never played a rated match has the initial one."""
+    return PlayerRating.objects.filter(user=user).first() or PlayerRating(user=user)
+
+
+LEADERBOARD_MIN_MATCHES = 5
+
+
+def leaderboard(*, limit: int = 100, bots: bool = False) -> list[PlayerRating]:
+    """Players with at least 5 rated matches, best first, each with ``won`` and ``last_played``;
+    people and bot accounts (``bots``) are ranked apart."""
+    mine = RatingChange.objects.filter(player=OuterRef("user"))
+    wins = (
+        mine.filter(match__winner=OuterRef("user"))
+        .values("player")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    last = mine.order_by("-created_at").values("created_at")[:1]
+    ranked = PlayerRating.objects.filter(rated_matches__gte=LEADERBOARD_MIN_MATCHES)
+    bot_users = PlayerSettings.objects.filter(bot=True).values("user")
+    ranked = ranked.filter(user__in=bot_users) if bots else ranked.exclude(user__in=bot_users)
+    rows = (
+        ranked.select_related("user__settings")
+        .annotate(won=Coalesce(Subquery(wins), 0), last_played=Subquery(last))
+        .order_by("-value", "user__username")[:limit]
+    )
+    for row in rows:
+        row.lost = row.rated_matches - row.won
+    return list(rows)
+
+
+def rating_history(*, user) -> list[int]:
+    """The user's rating after each rated match, oldest first, starting from the initial one."""
+    changes = RatingChange.objects.filter(player=user).order_by("created_at", "pk")
+    afters = list(changes.values_list("after", flat=True))
+    first = changes.values_list("before", flat=True).first()
+    return [first, *afters] if afters else []
+
+
+def table_look(*, user) -> dict:
+    """The player's theme and whether they play with the four-colour deck."""
+    found = PlayerSettings.objects.filter(user=user).values("theme", "four_colour").first()
+    return found or {"theme": "auto", "four_colour": False}
+
+
+def sound_on(*, user) -> bool:
+    """The player's choice of a sound on their turn (off unless they turned it on)."""
+    return PlayerSettings.objects.filter(user=user, sound=True).exists()
+
+
+def bots_may_challenge(user) -> bool:
+    return PlayerSettings.objects.filter(user=user, bot_challenges=True).exists()
+
+
+def bot_ids(*, user_ids) -> set[int]:
+    """Which of these users are bot accounts, in one query."""
+    rows = PlayerSettings.objects.filter(user_id__in=set(user_ids), bot=True)
+    return set(rows.values_list("user_id", flat=True))

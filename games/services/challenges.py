@@ -1,0 +1,125 @@
+"""Challenges: one player invites another to a match with chosen options; accepted, declined,
+withdrawn, or lapsing when nobody answers.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from .. import tasks
+from ..db.selectors.players import bots_may_challenge
+from ..models import COMPUTER_USERNAME, Challenge, Match, is_bot
+from . import events
+from .clocks import DEFAULT_MOVE_SECONDS
+from .errors import Conflict, NotAllowed, NotFound
+from .matches import clock_checked, match_start, rules_checked
+
+# An unanswered challenge lapses after this long.
+CHALLENGE_LAPSE = timedelta(minutes=5)
+
+
+def challenge_create(*, user, challenged, **options) -> Challenge:
+    """Invite ``challenged`` to a match with these options (match_create's); they see it live
+    on any page and accept or decline it. It lapses after CHALLENGE_LAPSE."""
+    options = {**Challenge().options(), "move_seconds": DEFAULT_MOVE_SECONDS, **options}
+    rules_checked(
+        options["deck"], options["target"],
+        options["stick_the_dealer"], options["dealer_must_take_up"],
+    )  # fmt: skip
+    clock_checked(options["move_seconds"])
+    if challenged.pk == user.pk:
+        raise NotAllowed("challenge_self")
+    if not challenged.is_active or challenged.username.startswith(COMPUTER_USERNAME.format("")):
+        raise NotAllowed("not_challengeable", player=challenged.username)
+    if is_bot(user) and not bots_may_challenge(challenged):
+        raise NotAllowed("no_bot_challenges", player=challenged.username)
+    with transaction.atomic():
+        pending = Challenge.objects.filter(
+            challenger=user, challenged=challenged, status=Challenge.Status.PENDING,
+            until__gt=timezone.now(),
+        )  # fmt: skip
+        if pending.exists():
+            raise Conflict("already_challenged", player=challenged.username)
+        challenge = Challenge.objects.create(
+            challenger=user, challenged=challenged, until=timezone.now() + CHALLENGE_LAPSE,
+            **options,
+        )  # fmt: skip
+        tasks.schedule_challenge_lapse(challenge.pk, challenge.until)
+        events.send_user_event_on_commit((user.pk, challenged.pk))
+    return challenge
+
+
+def _locked_challenge(challenge_id: int, user) -> Challenge:
+    challenge = (
+        Challenge.objects.select_for_update(of=("self",))
+        .select_related("challenger", "challenged")
+        .filter(pk=challenge_id)
+        .filter(Q(challenger=user) | Q(challenged=user))
+        .first()
+    )
+    if challenge is None:
+        raise NotFound("no_such_challenge")
+    return challenge
+
+
+def challenge_accept(*, user, challenge_id: int) -> Match:
+    """The challenged player accepts: the match starts and both players' pages go to it."""
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id, user)
+        if challenge.challenged_id != user.pk:
+            raise NotAllowed("only_challenged_accepts")
+        if challenge.status == Challenge.Status.ACCEPTED and challenge.match_id:
+            return challenge.match  # a second click
+        lapsed = challenge.status == Challenge.Status.PENDING and timezone.now() >= challenge.until
+        if lapsed:
+            _challenge_end(challenge, Challenge.Status.LAPSED)
+        elif challenge.status != Challenge.Status.PENDING:
+            raise Conflict("challenge_closed")
+        else:
+            match = match_start(
+                players=(challenge.challenger, challenge.challenged),
+                created_by=challenge.challenger, options=challenge.options(),
+            )  # fmt: skip
+            challenge.match = match
+            _challenge_end(challenge, Challenge.Status.ACCEPTED, goto=match.pk, asked_by=user)
+    if lapsed:
+        raise Conflict("challenge_lapsed")
+    return match
+
+
+def challenge_decline(*, user, challenge_id: int) -> Challenge:
+    """The challenged player declines, or the challenger withdraws the challenge."""
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id, user)
+        if challenge.status != Challenge.Status.PENDING:
+            raise Conflict("challenge_closed")
+        mine = challenge.challenger_id == user.pk
+        _challenge_end(challenge, Challenge.Status.CANCELLED if mine else Challenge.Status.DECLINED)
+    return challenge
+
+
+def challenge_lapse(*, challenge_id: int) -> bool:
+    """Nobody answered in time (the task queued with the challenge). True if it lapsed now."""
+    with transaction.atomic():
+        challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
+        if challenge is None or challenge.status != Challenge.Status.PENDING:
+            return False
+        _challenge_end(challenge, Challenge.Status.LAPSED)
+    return True
+
+
+def _challenge_end(
+    challenge: Challenge, status: str, goto: int | None = None, asked_by=None
+) -> None:
+    """``goto``: the match both players' pages go to (the page of ``asked_by``, who accepted,
+    with the answer to its request; the challenger's by a push). Both banners change."""
+    challenge.status = status
+    challenge.answered_at = timezone.now()
+    challenge.save(update_fields=["status", "match", "answered_at"])
+    players = (challenge.challenger_id, challenge.challenged_id)
+    going = tuple(pk for pk in players if asked_by is None or pk != asked_by.pk)
+    events.send_user_event_on_commit(going, goto=goto)
