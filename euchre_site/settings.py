@@ -90,7 +90,7 @@ MIDDLEWARE = [
 
 # django-axes: log-in throttling by the pair (username, IP address) and by IP address. Not by
 # username alone: then anyone could lock a player out of their own account from anywhere.
-CSRF_FAILURE_VIEW = "games.web.views.csrf_failure"
+CSRF_FAILURE_VIEW = "games.web.views.site.csrf_failure"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -99,7 +99,7 @@ AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "games.web.views.locked_out"
+AXES_LOCKOUT_CALLABLE = "games.web.views.accounts.locked_out"
 AXES_VERBOSE = False
 # Sign-ups per IP address and attempts at one username, per hour; moves per player per 10 s
 # (a person acts about once a second at the very most). Counted in the cache (Redis when

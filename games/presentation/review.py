@@ -1,7 +1,8 @@
 """What the replay's "Analysis" shows: the stored analysis of a finished match, in words.
 
-Built from ``selectors.match_analysis``, which gives nothing for a match that is not finished:
-the analysis names every card of both hands, so it is as secret as the hands until the end.
+Built from what ``selectors.match_analysis`` read, which is nothing for a match that is not
+finished: the analysis names every card of both hands, so it is as secret as the hands until
+the end.
 """
 
 from __future__ import annotations
@@ -9,8 +10,6 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..db import selectors
-from ..models import Match
 from .cards import Card
 from .controls import control
 from .sentences import move_words
@@ -67,10 +66,10 @@ def _decision(d: dict, names: list[str]) -> dict:
     }
 
 
-def analysis_context(match: Match, step: int, names: list[str]) -> dict:
+def analysis_context(stored: dict | None, step: int, names: list[str]) -> dict:
     """The analysis at ``step`` of the replay (the decision that led to it), the key moments
-    and each player's figures; ``pending`` while the worker has not stored it yet."""
-    stored = selectors.match_analysis(match=match)
+    and each player's figures; ``pending`` while the worker has not stored it yet (``stored``:
+    ``selectors.match_analysis``, None then)."""
     if stored is None:
         return {"pending": True}
     decisions = stored["decisions"]

@@ -487,7 +487,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         self.check_session()
         with translation.override(self.language):
             try:
-                _match, found = hints.hint_for(user=self.user, match_id=self.match_id)
+                _match, found = services.hint_for(user=self.user, match_id=self.match_id)
             except (services.GameError, throttle.Throttled) as error:
                 return _error_frame(refusals.words(error))
             what, why = hints.hint_words(found)

@@ -22,6 +22,7 @@ the edges word it (``games.presentation.refusals``). By concern:
     reports     players' reports and their handling
     players     the player's own settings, bot accounts
     analysis    the analysis of a finished match (run by the task worker)
+    hints       the hard computer's advice in casual matches against it
     api_tokens  personal API tokens
 """
 
@@ -43,6 +44,7 @@ from .clocks import (
     match_expire,
 )
 from .errors import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
+from .hints import hint_for
 from .matches import (
     computer_user,
     match_abort,
@@ -98,6 +100,7 @@ __all__ = [
     "MIN_MOVE_SECONDS",
     "Conflict",
     "GameError",
+    "hint_for",
     "LimitReached",
     "NotAllowed",
     "NotFound",

@@ -1,0 +1,100 @@
+"""The endpoints of ``/api/v1/`` (django-ninja: the OpenAPI schema at ``/api/v1/openapi.json``
+and a page to try them at ``/api/v1/docs``). Thin, as the site's views: the forms check what
+comes in, the services do it, ``shapes`` answers from view_for; a refusal is JSON with a code
+and the player's words (``games.presentation.refusals``), and a rate limit 429 with Retry-After."""
+
+from __future__ import annotations
+
+from django.http import Http404, JsonResponse
+from django.utils.translation import gettext as _
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+
+from ... import services
+from ...presentation import refusals
+from ...services import throttle
+from ...web.moves import Unreadable
+from ..auth import Unauthorized
+from .common import FormRefused
+
+DESCRIPTION = """Play two-hand euchre from a program. Make a token on your settings page and
+send it as `Authorization: Bearer <token>`. Errors are JSON: `{"code": ..., "detail": ...}`,
+the detail in the player's words (Accept-Language). Streams are newline-delimited JSON (a
+blank line is a heartbeat); the same events come over the websocket
+`/api/v1/ws/account` and `/api/v1/ws/matches/{id}?since=<version>`."""
+
+
+class _Api(NinjaAPI):
+    def get_openapi_operation_id(self, operation) -> str:
+        # The ids the schema has always published, from before the endpoints were split into
+        # modules by resource: programs generated from it keep working.
+        return f"games_api_views_{operation.view_func.__name__}"
+
+
+api = _Api(
+    title="Two-hand euchre API",
+    version="1",
+    description=DESCRIPTION,
+    urls_namespace="api-v1",
+    openapi_url="/openapi.json",
+    docs_url="/docs",
+)
+
+
+def _error(code: str, detail: str, status: int, **extra) -> JsonResponse:
+    return JsonResponse({"code": code, "detail": detail, **extra}, status=status)
+
+
+@api.exception_handler(services.GameError)
+def _refused(request, error: services.GameError):
+    status = 401 if isinstance(error, Unauthorized) else refusals.status(error)
+    response = _error(error.code, refusals.words(error), status)
+    if status == 401:
+        response["WWW-Authenticate"] = "Bearer"
+    return response
+
+
+@api.exception_handler(throttle.Throttled)
+def _throttled(request, error: throttle.Throttled):
+    response = _error("too_many", refusals.words(error), 429, retry_after=error.retry_after)
+    response["Retry-After"] = str(error.retry_after)
+    return response
+
+
+@api.exception_handler(AuthenticationError)
+def _unauthorized(request, error):
+    return _refused(request, Unauthorized("unauthorized"))
+
+
+@api.exception_handler(ValidationError)
+def _invalid(request, error: ValidationError):
+    detail = _("The request could not be read: see the errors")
+    return _error("invalid", detail, 400, errors=error.errors)
+
+
+@api.exception_handler(HttpError)
+def _unparsable(request, error: HttpError):  # what ninja refuses itself: a body not JSON
+    return _error("invalid", _("The request could not be read: see the errors"), 400)
+
+
+@api.exception_handler(Unreadable)
+def _unreadable(request, error):
+    return _error("unreadable", _("That move could not be read"), 400)
+
+
+@api.exception_handler(Http404)
+def _not_found(request, error):
+    return _error("not_found", _("There is nothing here"), 404)
+
+
+@api.exception_handler(FormRefused)
+def _form_refused(request, error: FormRefused):
+    return _error("invalid", _("The request could not be read: see the errors"), 400,
+                  errors=error.errors)  # fmt: skip
+
+
+# The endpoints, by resource; registered once their modules are read.
+from . import account, challenges, matches, streaming  # noqa: E402
+
+for _resource in (account, matches, challenges, streaming):
+    api.add_router("", _resource.router)

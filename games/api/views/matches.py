@@ -1,0 +1,83 @@
+"""Matches: a match as anyone or its player sees it, opening one, moves, and a match's other
+actions.
+"""
+
+from __future__ import annotations
+
+from ninja import Router
+
+from ... import services
+from ...web.forms import ComputerMatchForm, MatchCreateForm
+from ...web.moves import move_submit
+from .. import shapes
+from ..feeds import remember_move
+from .common import (
+    PLAY,
+    READ,
+    ComputerIn,
+    Id,
+    MatchIn,
+    MoveIn,
+    answer,
+    checked,
+    form_data,
+    match_or_refused,
+)
+
+router = Router()
+
+
+@router.get("/matches/{int:match_id}", auth=READ, tags=["matches"])
+def match_public(request, match_id: Id):
+    """A match as anyone who may watch it sees it: the spectator's view (no hand, no stock,
+    no seed until it is over)."""
+    match = match_or_refused(request, match_id)
+    return {"match": shapes.match_public(match), "view": shapes.match_view(match, None)}
+
+
+@router.get("/matches/{int:match_id}/view", auth=READ, tags=["matches"])
+def match_view(request, match_id: Id):
+    """The caller's own view of a match they play: their hand and what they may do
+    (``view.legal_actions``) at ``match.version``."""
+    match = match_or_refused(request, match_id)
+    if match.seat_of(request.user) is None:
+        raise services.NotAllowed("not_playing")
+    return answer(match, request.user)
+
+
+@router.post("/matches", auth=PLAY, tags=["matches"])
+def match_create(request, payload: MatchIn):
+    """Open a match that waits for an opponent (as the lobby's form)."""
+    options = checked(MatchCreateForm(form_data(payload)))
+    return answer(services.match_create(user=request.user, **options), request.user)
+
+
+@router.post("/matches/computer", auth=PLAY, tags=["matches"])
+def match_create_computer(request, payload: ComputerIn):
+    """Play the computer (easy, medium or hard): the match starts at once, casual."""
+    options = checked(ComputerMatchForm(form_data(payload)))
+    return answer(services.match_create_computer(user=request.user, **options), request.user)
+
+
+@router.post("/matches/{int:match_id}/move", auth=PLAY, tags=["matches"])
+def move(request, match_id: Id, payload: MoveIn):
+    """Make a move: ``{"action": "play:JH", "version": 12}``, the version being the match's
+    as the move was chosen (a stale one is refused with ``stale``)."""
+    match = move_submit(user=request.user, match_id=match_id, data=payload.dict(), api=True)
+    remember_move(match, user=request.user, action=payload.action)
+    return answer(match, request.user)
+
+
+def _match_action(service, name: str, doc: str):
+    def view(request, match_id: Id):
+        return answer(service(user=request.user, match_id=match_id), request.user)
+
+    view.__name__ = name
+    view.__doc__ = doc
+    router.post(f"/matches/{{int:match_id}}/{name}", auth=PLAY, tags=["matches"])(view)
+
+
+_match_action(services.match_join, "join", "Take the free seat of an open match.")
+_match_action(services.match_resign, "resign", "Give the match up.")
+_match_action(services.match_claim, "claim", "Claim a match the opponent left (no clock).")
+_match_action(services.match_abort, "abort", "Call a match off before both have acted.")

@@ -1,0 +1,44 @@
+"""The streams as newline-delimited JSON over http (the websocket's are in
+``games.api.streams``)."""
+
+from __future__ import annotations
+
+from django.db import close_old_connections
+from django.http import StreamingHttpResponse
+from django.utils.translation import get_language
+from ninja import Router
+
+from ..feeds import AccountFeed, MatchFeed
+from ..streams import ndjson
+from .common import READ, Id
+
+router = Router()
+
+
+def _stream(feed, first: list[dict]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(
+        ndjson(feed, first, get_language()), content_type="application/x-ndjson"
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy passes each line on at once
+    # The stream reads in the sockets' database threads (``streams.ndjson``): this request's
+    # pooled connection goes back now, not when the stream ends (hours later, perhaps).
+    close_old_connections()
+    return response
+
+
+@router.get("/stream/account", auth=READ, tags=["streams"])
+def stream_account(request):
+    """The player's news as newline-delimited JSON: ``matchStart`` (also for each match in
+    play when the stream opens), ``matchFinish``, ``challenge`` and ``challengeGone``."""
+    feed = AccountFeed(token=request.api_token)
+    return _stream(feed, feed.start())
+
+
+@router.get("/stream/matches/{int:match_id}", auth=READ, tags=["streams"])
+def stream_match(request, match_id: Id, since: int | None = None):
+    """One match's changes as newline-delimited JSON: each ``move`` since ``since`` (the
+    last version the client saw: what it missed) and a ``state`` at every version, with the
+    caller's view. A ``closed`` event ends it (the token was revoked)."""
+    feed = MatchFeed(token=request.api_token, match_id=match_id, since=since)
+    return _stream(feed, feed.start())

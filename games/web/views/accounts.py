@@ -1,0 +1,92 @@
+"""Accounts: sign-up, the locked-out page, password changes and resets that close the sockets
+of the sessions they end, and the word after a log-out.
+"""
+
+from __future__ import annotations
+
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.db.models import Max
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from ...services import events, throttle
+from ..forms import SignupForm
+from .common import client_address, safe_target, wait_page
+
+
+def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+    """django-axes' answer to a log-in from a locked-out address or name: 429, and when."""
+    # Locks are by (name, address) and by address: either way, this address's failures.
+    attempts = AccessAttempt.objects.filter(ip_address=client_address(request))
+    last = attempts.aggregate(last=Max("attempt_time"))["last"] or timezone.now()
+    seconds = int((last + settings.AXES_COOLOFF_TIME - timezone.now()).total_seconds())
+    message = _(
+        "Too many failed log-ins with this name or from your network: "
+        "log-ins are paused for a while to keep accounts safe from password guessing."
+    )
+    return wait_page(request, message, max(1, seconds))
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        try:
+            throttle.hit("signup-ip", client_address(request), settings.SIGNUP_LIMIT_PER_IP, 3600)
+            name = str(request.POST.get("username", ""))[:150].lower()
+            throttle.hit("signup-name", name, settings.SIGNUP_LIMIT_PER_USERNAME, 3600)
+        except throttle.Throttled as error:
+            message = _(
+                "Too many sign-ups from your network or with this name: "
+                "sign-ups are paused for a while to keep robots out."
+            )
+            return wait_page(request, message, error.retry_after)
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(
+                request,
+                _("Welcome, %(player)s! Create a match or join one.") % {"player": user.username},
+            )
+            return redirect(safe_target(request, request.GET.get("next", ""), reverse("lobby")))
+        return render(request, "registration/signup.html", {"form": form}, status=400)
+    return render(request, "registration/signup.html", {"form": form})
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's, and then the player's other sessions' sockets close (this session's hash was
+    just brought up to date, so its own sockets stay)."""
+
+    def form_valid(self, form):
+        old_key = self.request.session.session_key
+        response = super().form_valid(form)  # the session gets a new key and the new hash
+        # Saved now, not as the response leaves: the sockets' checks must find the new hash.
+        self.request.session.save()
+        renamed = (old_key, self.request.session.session_key)
+        events.sessions_check_on_commit(form.user.pk, renamed=renamed)
+        return response
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's, and then every socket of the player's old sessions closes."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        events.sessions_check_on_commit(form.user.pk)
+        return response
+
+
+def say_logged_out(sender, request, user, **kwargs) -> None:
+    """Django's ``user_logged_out`` signal: the page the player lands on says so."""
+    if request is not None:
+        messages.info(request, _("You are logged out."), fail_silently=True)

@@ -1,0 +1,62 @@
+"""What the views of several pages share: the client's address, a safe target to go back to,
+the 429 page, going to a match, and the match or a 404.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+
+from ...db.public import PLAYERS
+from ...models import Match
+from ...presentation import refusals
+
+
+def client_address(request: HttpRequest) -> str:
+    # The peer's address. Behind a proxy, the ASGI server must put the client's there
+    # (uvicorn --proxy-headers --forwarded-allow-ips=<proxy>), as django-axes reads it too.
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def safe_target(request: HttpRequest, target: str, default: str) -> str:
+    """``target`` if it is a page of this site, else ``default`` (no open redirects)."""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return default
+
+
+def wait_page(request: HttpRequest, message: str, seconds: int) -> HttpResponse:
+    """429: what is paused, and the time to try again."""
+    retry_at = timezone.localtime(timezone.now() + timedelta(seconds=seconds))
+    context = {"message": message, "retry_at": retry_at, "wait": refusals.wait_words(seconds)}
+    response = render(request, "registration/locked_out.html", context, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+def base_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+def go_to(request: HttpRequest, match: Match) -> HttpResponse:
+    """Take the page to ``match``: htmx follows HX-Redirect, a plain form the redirect."""
+    if request.htmx:
+        response = HttpResponse(status=200)
+        response["HX-Redirect"] = reverse("match_detail", args=[match.pk])
+        return response
+    return redirect("match_detail", match_id=match.pk)
+
+
+def match_or_404(match_id: int) -> Match:
+    match = Match.objects.select_related(*PLAYERS).filter(pk=match_id).first()
+    if match is None:
+        raise Http404(_("There is no such match"))
+    return match

@@ -1,0 +1,248 @@
+"""A match's pages: the table and its board, moves and the match's other actions, hints,
+rematches, the replay and reports.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from ... import services
+from ...db import selectors
+from ...db.public import PublicMatch, view_of
+from ...models import Match, MatchStatus, Theme
+from ...presentation import hints, refusals, review
+from ...presentation.board import board_context
+from ...presentation.jinja import render_board
+from ...presentation.replay import replay_context
+from ...services import throttle
+from ..forms import ReportForm
+from ..moves import Unreadable, move_submit
+from .common import base_url, go_to, match_or_404, safe_target
+
+
+@login_required
+@require_POST
+def rematch_offer(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Play again: a new match at once (the computer, or the opponent had offered too), or the
+    offer, on the board."""
+    try:
+        match = services.rematch_offer(user=request.user, match_id=match_id)
+    except services.GameError as error:
+        match = match_or_404(match_id)
+        return _render_board(request, match, refusals.words(error), refusals.status(error))
+    if match.pk != match_id:
+        return go_to(request, match)
+    if request.htmx:
+        return _render_board(request, match)
+    return redirect("match_detail", match_id=match_id)
+
+
+@login_required
+@require_POST
+def rematch_accept(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        match = services.rematch_accept(user=request.user, match_id=match_id)
+    except services.GameError as error:
+        match = match_or_404(match_id)
+        return _render_board(request, match, refusals.words(error), refusals.status(error))
+    return go_to(request, match)
+
+
+def _render_board(request, match: Match, error: str = "", status: int = 200) -> HttpResponse:
+    if match.closed_to(request.user):  # whatever was asked: the page, a move, a join...
+        return _closed_to_watchers(request)
+    context = _board_context(request, match, error)
+    if request.htmx:
+        return HttpResponse(render_board(context, request), status=status)
+    return _match_page(request, context, status)
+
+
+def _match_page(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
+    """The match page around its board (``context``: the board's), with its side panel's
+    settings."""
+    context.update(sound_on=selectors.sound_on(user=request.user), themes=Theme.choices)
+    context["board"] = render_board(context, request)
+    return render(request, "match.html", context, status=status)
+
+
+def _board_context(request: HttpRequest, match: Match, error: str = "") -> dict:
+    """The board of ``match`` for this request's user, with who is at the table."""
+    public = PublicMatch.of(match)
+    seat = public.seat_of(request.user)
+    here = selectors.presence(match_ids=[match.pk])[match.pk]
+    casual = (
+        match.status == MatchStatus.OPEN
+        and match.rated
+        and seat is None
+        and request.user.is_authenticated
+        and selectors.rated_today_capped(user=request.user, other=match.player0)
+    )
+    return board_context(
+        public, view_of(match.state, seat), request.user, present=here.players,
+        spectators=here.watching, casual_for_you=casual, error=error,
+        base_url=base_url(request),
+    )  # fmt: skip
+
+
+def _closed_to_watchers(request: HttpRequest) -> HttpResponse:
+    """403 for someone who does not play in a match in play whose players let nobody watch."""
+    context = {
+        "title": _("Not open to watch"),
+        "message": _(
+            "The players of this match chose not to let others watch it. "
+            "Its result will be here once it is over."
+        ),
+    }
+    return render(request, "error.html", context, status=403)
+
+
+@login_required
+@require_safe
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = match_or_404(match_id)
+    return _render_board(request, match)
+
+
+@login_required
+@require_safe
+def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The board partial; 204 (nothing to swap) while the match is still at ``?version=``."""
+    match = match_or_404(match_id)
+    if match.closed_to(request.user):
+        return _closed_to_watchers(request)
+    if request.GET.get("version") == str(match.version):
+        return HttpResponse(status=204)
+    return HttpResponse(render_board(_board_context(request, match), request))
+
+
+def _act(request: HttpRequest, match_id: int, call) -> HttpResponse:
+    try:
+        match = call()
+    except services.GameError as error:
+        match = match_or_404(match_id)
+        return _render_board(request, match, refusals.words(error), refusals.status(error))
+    if request.htmx:
+        return _render_board(request, match)  # the service's match, players included
+    return redirect("match_detail", match_id=match_id)
+
+
+@login_required
+@require_POST
+def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        return _act(request, match_id, lambda: move_submit(
+            user=request.user, match_id=match_id, data=request.POST
+        ))  # fmt: skip
+    except throttle.Throttled as error:
+        response = _render_board(request, match_or_404(match_id), refusals.words(error), 429)
+        response["Retry-After"] = str(error.retry_after)
+        return response
+    except Unreadable:
+        match = match_or_404(match_id)
+        return _render_board(
+            request, match, _("That move could not be read: reload the page and try again"), 400
+        )
+
+
+@login_required
+@require_POST
+def match_hint(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The Hint button: the hard computer's choice for the player's turn, and why (casual
+    matches against the computer only; refused in words elsewhere)."""
+    try:
+        match, found = services.hint_for(user=request.user, match_id=match_id)
+    except (services.GameError, throttle.Throttled) as error:
+        code = 429 if isinstance(error, throttle.Throttled) else refusals.status(error)
+        context = {"match_id": match_id, "hint_error": refusals.words(error)}
+        if request.htmx:
+            return render(request, "partials/hint.html", context, status=code)
+        return render(
+            request,
+            "error.html",
+            {"title": _("No hint"), "message": context["hint_error"]},
+            status=code,
+        )
+    what, why = hints.hint_words(found)
+    context = {"match_id": match_id, "hint_action": what, "hint_why": why}
+    if request.htmx:
+        return render(request, "partials/hint.html", context)
+    page = _board_context(request, match)
+    page.update(context)
+    return _match_page(request, page)
+
+
+def _match_action(service):
+    """A POST view on one match that calls ``service(user=, match_id=)`` and answers with the
+    board (or the refusal in words): join, abort, resign, claim."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, match_id: int) -> HttpResponse:
+        return _act(request, match_id, lambda: service(user=request.user, match_id=match_id))
+
+    view.__name__ = view.__qualname__ = service.__name__
+    return view
+
+
+match_join = _match_action(services.match_join)
+
+
+match_abort = _match_action(services.match_abort)
+
+
+match_resign = _match_action(services.match_resign)
+
+
+match_claim = _match_action(services.match_claim)
+
+
+rematch_decline = _match_action(services.rematch_decline)
+
+
+@login_required
+@require_safe
+def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Every action of a finished match, one step at a time, every card face up."""
+    match = match_or_404(match_id)
+    if match.status != MatchStatus.FINISHED:
+        return render(
+            request,
+            "replay.html",
+            {"match": match, "closed": _("The replay opens when the match is over.")},
+            status=403,
+        )
+    try:
+        step = int(request.GET.get("step", "0"))
+    except ValueError:
+        step = 0
+    context = replay_context(match, selectors.match_moves(match=match), step)
+    if request.GET.get("analysis") == "1":  # the "Analysis" toggle is on
+        stored = selectors.match_analysis(match=match)
+        context["analysis"] = review.analysis_context(stored, context["step"], context["names"])
+        context["keep"] = "&analysis=1"
+    if request.htmx:
+        return render(request, "replay.html#replay", context)
+    return render(request, "replay.html", context)
+
+
+@login_required
+@require_POST
+def match_report(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A player reports the opponent; a moderator sees it in the admin's queue."""
+    form = ReportForm(request.POST)
+    back = safe_target(request, request.POST.get("back", ""), f"/matches/{match_id}/")
+    if not form.is_valid():
+        messages.error(request, _("Choose a reason from the list to send a report."))
+        return redirect(back)
+    try:
+        services.report_create(reporter=request.user, match_id=match_id, **form.cleaned_data)
+    except services.GameError as error:
+        context = {"title": _("Your report was not sent"), "message": refusals.words(error)}
+        return render(request, "error.html", context, status=refusals.status(error))
+    messages.success(request, _("Thank you: a moderator will look at your report."))
+    return redirect(back)

@@ -1,0 +1,82 @@
+"""Players: profiles, the leaderboard and one's own history."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from ...db import selectors
+from ...models import COMPUTER_USERNAME
+from ...presentation.charts import line_chart
+from ..forms import MatchCreateForm
+
+
+@login_required
+@require_safe
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = selectors.user_by_name(username)
+    if player is None:
+        raise Http404(_("There is no player of that name"))
+    return profile_page(request, player)
+
+
+def profile_page(request, player, form: MatchCreateForm | None = None, status: int = 200):
+    context = {
+        "player": player,
+        "record": selectors.record(user=player),
+        "rating": selectors.rating_of(user=player),
+        "chart": line_chart(selectors.rating_history(user=player)),
+        # Anyone else but the computer may be challenged (it is always in the lobby).
+        "can_challenge": player.pk != request.user.pk
+        and player.is_active
+        and not player.username.startswith(COMPUTER_USERNAME.format("")),
+        "challenge_form": form or MatchCreateForm(prefix="challenge"),
+        "challenge_open": form is not None,
+    }
+    return render(request, "profile.html", context, status=status)
+
+
+@login_required
+@require_safe
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    bots = request.GET.get("bots") == "1"
+    context = {
+        "rows": selectors.leaderboard(bots=bots),
+        "minimum": selectors.LEADERBOARD_MIN_MATCHES,
+        "bots": bots,
+    }
+    return render(request, "leaderboard.html", context)
+
+
+@login_required
+@require_safe
+def history(request: HttpRequest) -> HttpResponse:
+    """My finished matches, filtered; htmx asks for further pages ("load more")."""
+    try:
+        # Past the last page a page is simply empty; beyond this it would overflow the query.
+        page = min(max(1, int(request.GET.get("page", "1"))), 100_000)
+    except ValueError:
+        page = 1
+    filters = {
+        # No user name holds a NUL, and PostgreSQL refuses one in a query: drop it.
+        "opponent": request.GET.get("opponent", "").replace("\x00", "").strip()[:150],
+        "result": request.GET.get("result", ""),
+        "kind": request.GET.get("kind", ""),
+    }
+    rows, more = selectors.match_history(user=request.user, page=page, **filters)
+    query = urlencode({k: v for k, v in filters.items() if v})
+    context = {
+        "rows": rows,
+        "more": more,
+        "next_page": page + 1,
+        "filters": filters,
+        "query": query,
+    }
+    if request.htmx and page > 1:
+        return render(request, "history.html#rows", context)
+    return render(request, "history.html", context)

@@ -1,0 +1,167 @@
+"""A player's settings: language, sound, the table's look, API tokens and bot options."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from ... import services
+from ...db import selectors
+from ...i18n import languages
+from ...models import ApiToken, Theme, is_bot
+from ...presentation import refusals
+from ..context_processors import SESSION_LOOK, table_look
+from ..forms import ApiTokenForm
+from .common import base_url, safe_target
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The language switcher: remembered in a cookie for everyone, and in the settings of a
+    logged-in player (so it follows them to other devices)."""
+    language = languages.supported(request.POST.get("language"))
+    if language is None:
+        return render(
+            request,
+            "error.html",
+            {"title": _("Unknown language"), "message": _("Choose a language from the list.")},
+            status=400,
+        )
+    response = redirect(safe_target(request, request.POST.get("next", ""), "/"))
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite="Lax", secure=settings.SESSION_COOKIE_SECURE,
+    )  # fmt: skip
+    if request.user.is_authenticated:
+        services.player_language_set(user=request.user, language=language)
+        request.session[languages.SESSION_LANGUAGE] = language
+    return response
+
+
+@login_required
+@require_POST
+def sound_set(request: HttpRequest) -> HttpResponse:
+    """The match page's sound switch ("on" or "off"), remembered in the player's settings."""
+    choice = request.POST.get("sound")
+    if choice not in ("on", "off"):
+        return render(
+            request,
+            "error.html",
+            {"title": _("Unknown choice"), "message": _("The sound is either on or off.")},
+            status=400,
+        )
+    services.player_sound_set(user=request.user, sound=choice == "on")
+    if request.htmx:
+        return render(request, "partials/alert_settings.html", {"sound_on": choice == "on"})
+    return redirect(safe_target(request, request.POST.get("next", ""), "/"))
+
+
+@login_required
+@require_POST
+def look_set(request: HttpRequest) -> HttpResponse:
+    """The table's look: a theme ("auto", "light", "dark") or the four-colour deck ("on",
+    "off"), remembered in the player's settings and in this session (every page reads it)."""
+    theme = request.POST.get("theme")
+    four = request.POST.get("four_colour")
+    if (theme is None) == (four is None) or (
+        theme not in (None, *Theme.values) or four not in (None, "on", "off")
+    ):
+        return render(
+            request,
+            "error.html",
+            {"title": _("Unknown choice"), "message": _("Choose one of the offered options.")},
+            status=400,
+        )
+    four_colour = None if four is None else four == "on"
+    services.player_look_set(user=request.user, theme=theme, four_colour=four_colour)
+    look = {**table_look(request)["look"]}
+    look.update(
+        {k: v for k, v in (("theme", theme), ("four_colour", four_colour)) if v is not None}
+    )
+    request.session[SESSION_LOOK] = look
+    if request.htmx:
+        return render(
+            request, "partials/look_settings.html", {"look": look, "themes": Theme.choices}
+        )
+    return redirect(safe_target(request, request.POST.get("next", ""), "/"))
+
+
+def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "",
+                   status: int = 200) -> HttpResponse:  # fmt: skip
+    context = {
+        "form": form or ApiTokenForm(),
+        "tokens": ApiToken.objects.filter(user=request.user, revoked_at__isnull=True),
+        "new_token": new_token,
+        "is_bot": is_bot(request.user),
+        "has_matches": selectors.has_matches(user=request.user),
+        "bot_challenges": selectors.bots_may_challenge(request.user),
+        "base_url": base_url(request),
+    }
+    return render(request, "settings.html", context, status=status)
+
+
+@login_required
+@require_safe
+def settings_page(request: HttpRequest) -> HttpResponse:
+    """The player's settings: API tokens, a bot account, challenges from bots."""
+    return _settings_page(request)
+
+
+@login_required
+@require_POST
+def api_token_create(request: HttpRequest) -> HttpResponse:
+    """A new token, shown on the page this once (only its hash is kept)."""
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        return _settings_page(request, form, status=400)
+    try:
+        _row, token = services.api_token_create(user=request.user, **form.cleaned_data)
+    except services.GameError as error:
+        form.add_error(None, refusals.words(error))
+        return _settings_page(request, form, status=refusals.status(error))
+    response = _settings_page(request, new_token=token)
+    response["Cache-Control"] = "no-store"  # the token is on this page: keep it out of caches
+    return response
+
+
+@login_required
+@require_POST
+def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    try:
+        services.api_token_revoke(user=request.user, token_id=token_id)
+    except services.GameError as error:
+        messages.error(request, refusals.words(error))
+    else:
+        messages.success(request, _("The token is revoked: it no longer works."))
+    return redirect("settings")
+
+
+@login_required
+@require_POST
+def bot_set(request: HttpRequest) -> HttpResponse:
+    """Make this account a bot account (for good): asked to confirm with a ticked box."""
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, _("Tick the box to confirm: a bot account cannot be undone."))
+        return redirect("settings")
+    try:
+        services.player_bot_set(user=request.user)
+    except services.GameError as error:
+        messages.error(request, refusals.words(error))
+    else:
+        messages.success(request, _("This is a bot account now: it plays through the API."))
+    return redirect("settings")
+
+
+@login_required
+@require_POST
+def bot_challenges_set(request: HttpRequest) -> HttpResponse:
+    services.player_bot_challenges_set(
+        user=request.user, allowed=request.POST.get("allowed") == "yes"
+    )
+    messages.success(request, _("Saved."))
+    return redirect("settings")

@@ -1,0 +1,104 @@
+"""The site's own pages: home, the rule book, the guided first hand, the health check, and the
+CSRF failure page.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from ...db import selectors
+from ...engine import IllegalAction, Rules
+from ...i18n.glossary import TERMS
+from ...presentation import learn as learn_hand
+from ...presentation import refusals
+from ...presentation.cards import Card
+from ...services import throttle
+from ..forms import MatchCreateForm
+from .common import client_address
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    return render(request, "home.html", {"rules": Rules()})
+
+
+def _learn_names(request: HttpRequest) -> list[str]:
+    player = request.user.username if request.user.is_authenticated else _("Newcomer")
+    return [player, _("Computer")]
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def learn(request: HttpRequest) -> HttpResponse:
+    """The guided first hand: anyone, logged in or not, plays one fixed deal against the
+    computer, each step explained (games/learn.py); the moves live in the session."""
+    progress = request.session.get(learn_hand.SESSION_KEY) or learn_hand.start()
+    error, status = "", 200
+    try:
+        learn_hand.state_of(progress)
+    except (IllegalAction, KeyError, TypeError, ValueError):  # an old or broken session
+        progress = learn_hand.start()
+    if request.method == "POST":
+        try:
+            # Anyone may play it, so the moves are counted per address, like a player's.
+            throttle.hit("learn", client_address(request), settings.MOVE_LIMIT_PER_10_SECONDS, 10)
+            progress = learn_hand.play(progress, request.POST.get("action", ""))
+        except throttle.Throttled as refusal:
+            error, status = refusals.words(refusal), 429
+        except IllegalAction as refusal:
+            error, status = refusals.refusal_words(refusal), 400
+        else:
+            request.session[learn_hand.SESSION_KEY] = progress
+            return redirect("learn")
+    context = learn_hand.context(progress, _learn_names(request))
+    return render(request, "learn.html", {**context, "error": error}, status=status)
+
+
+@require_POST
+def learn_restart(request: HttpRequest) -> HttpResponse:
+    request.session[learn_hand.SESSION_KEY] = learn_hand.start()
+    return redirect("learn")
+
+
+@require_safe
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rule book (docs/RULES.md) in the reader's language, section by section, with the
+    same card examples and the match options as the lobby's form offers them."""
+    options = [
+        {
+            "label": field.label,
+            "choices": [label for _value, label in getattr(field, "choices", ())],
+            "help_text": field.help_text,
+        }
+        for field in MatchCreateForm().fields.values()
+    ]
+    context = {
+        "rules": Rules(),
+        "clubs_order": [Card(c) for c in "JC JS AC KC QC TC 9C".split()],
+        "trick_example": [Card(c) for c in "AS JD".split()],
+        "options": options,
+        "jack_of_hearts": Card("JH"),
+        "glossary": [{"word": word, "meaning": meaning} for _term, word, meaning in TERMS],
+    }
+    return render(request, "rules.html", context)
+
+
+@require_safe
+def healthz(request: HttpRequest) -> JsonResponse:
+    """For load balancers and operators: the process answers and its database does too; and
+    how many task workers are alive (the web process serves without them, but the computer's
+    turns and the clocks wait for one)."""
+    try:
+        workers = selectors.live_workers()
+    except Exception as error:  # any database failure is reported, not raised
+        return JsonResponse({"status": "error", "database": str(error)}, status=503)
+    return JsonResponse({"status": "ok", "database": "ok", "workers": workers})
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    return render(request, "403_csrf.html", status=403)
