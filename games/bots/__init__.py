@@ -29,7 +29,7 @@ def choose(strength: str, view: View, rng: random.Random) -> str:
 
 
 def selfplay_policies() -> dict[str, Callable[[State, random.Random], Action]]:
-    """The bots as ``python -m games.engine.selfplay --policy`` players: each decision is made
+    """The bots as ``python -m games.bots.selfplay --policy`` players: each decision is made
     from the acting seat's view only."""
 
     def policy(strength: str) -> Callable[[State, random.Random], Action]:

@@ -1,19 +1,18 @@
 """Whole matches played by random seats, printed as a JSON Lines transcript (one line a hand).
 
     python -m games.engine.selfplay --seed S --matches N [--deck 24|32|25] [--target T]
-        [--stick-the-dealer] [--dealer-must-take-up] [--policy random|easy|medium|hard]
+        [--stick-the-dealer] [--dealer-must-take-up]
 
-By default every decision is drawn uniformly from the legal actions; ``--policy`` lets a
-computer player (``games.bots``) make both seats' decisions instead, each from its own seat's
-view. The generator is seeded by S and each match's deal seed comes from S and the match
-number, so the same arguments print the same lines.
+Every decision is drawn uniformly from the legal actions. ``main`` takes other policies too:
+``python -m games.bots.selfplay`` passes the computer players (``--policy``), which the engine
+does not know (they are built on it). The generator is seeded by S and each match's deal seed
+comes from S and the match number, so the same arguments print the same lines.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib
 import json
 import os
 import random
@@ -92,33 +91,22 @@ def transcript(
         }
 
 
-def available_policies() -> dict[str, Policy]:
-    """``random``, and the computer players when the ``games.bots`` package is there.
-
-    The engine must not depend on the bots (they are built on it), so the command line looks
-    them up by name when it runs instead of importing them.
-    """
-    policies: dict[str, Policy] = {"random": random_policy}
-    try:
-        bots = importlib.import_module("games.bots")
-    except ImportError:
-        return policies
-    policies.update(bots.selfplay_policies())
-    return policies
-
-
-def main(argv: list[str] | None = None, policies: dict[str, Policy] | None = None) -> int:
-    policies = policies or available_policies()
-    parser = argparse.ArgumentParser(
-        prog="python -m games.engine.selfplay", description=__doc__.splitlines()[0]
-    )
+def main(
+    argv: list[str] | None = None,
+    policies: dict[str, Policy] | None = None,
+    prog: str = "python -m games.engine.selfplay",
+) -> int:
+    """The command line; ``policies`` (by name, ``random`` among them) adds ``--policy``."""
+    policies = policies or {"random": random_policy}
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--matches", type=int, default=1)
     parser.add_argument("--deck", type=int, choices=(24, 32, 25), default=24)
     parser.add_argument("--target", type=int, default=10)
     parser.add_argument("--stick-the-dealer", action="store_true")
     parser.add_argument("--dealer-must-take-up", action="store_true")
-    parser.add_argument("--policy", choices=sorted(policies), default="random")
+    if len(policies) > 1:
+        parser.add_argument("--policy", choices=sorted(policies), default="random")
     args = parser.parse_args(argv)
     if args.matches < 0:
         parser.error("--matches must be 0 or more")
@@ -132,7 +120,7 @@ def main(argv: list[str] | None = None, policies: dict[str, Policy] | None = Non
     except ValueError as error:
         parser.error(str(error))
     rng = random.Random(args.seed)
-    policy = policies[args.policy]
+    policy = policies[getattr(args, "policy", "random")]
     out = sys.stdout
     try:
         for match in range(args.matches):

@@ -14,8 +14,7 @@ from django.utils.translation import ngettext
 
 from ..engine import IllegalAction
 from ..engine.cards import CODES, SUIT_CODES
-from ..services import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
-from ..services.throttle import Throttled
+from ..errors import Conflict, GameError, LimitReached, NotAllowed, NotFound, Throttled, TooOften
 from .cards import SUIT_NAMES, Card
 
 

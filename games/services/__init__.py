@@ -26,6 +26,7 @@ the edges word it (``games.presentation.refusals``). By concern:
     api_tokens  personal API tokens
 """
 
+from ..errors import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
 from .analysis import analyses_queue, match_analyse
 from .api_tokens import api_token_create, api_token_revoke, token_digest
 from .challenges import (
@@ -43,7 +44,6 @@ from .clocks import (
     match_claim,
     match_expire,
 )
-from .errors import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
 from .hints import hint_for
 from .matches import (
     computer_user,

@@ -9,9 +9,9 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
+from ..errors import GameError, LimitReached, NotFound
 from ..models import ApiToken
 from . import events
-from .errors import GameError, LimitReached, NotFound
 
 PREFIX = "euchre_"
 TOKENS_PER_PLAYER = 20

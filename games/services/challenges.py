@@ -12,10 +12,10 @@ from django.utils import timezone
 
 from .. import tasks
 from ..db.selectors.players import bots_may_challenge
+from ..errors import Conflict, NotAllowed, NotFound
 from ..models import COMPUTER_USERNAME, Challenge, Match, is_bot
 from . import events
 from .clocks import DEFAULT_MOVE_SECONDS
-from .errors import Conflict, NotAllowed, NotFound
 from .matches import clock_checked, match_start, rules_checked
 
 # An unanswered challenge lapses after this long.

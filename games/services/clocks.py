@@ -10,6 +10,7 @@ from django.utils import timezone
 from .. import tasks
 from ..db.selectors.connections import PRESENCE_TIMEOUT
 from ..engine import state_from_json
+from ..errors import Conflict
 from ..models import Connection, EndReason, Match, MatchStatus
 from .core import (
     clock_task_needed,
@@ -19,7 +20,6 @@ from .core import (
     match_locked_seat,
     match_save,
 )
-from .errors import Conflict
 
 # The move clock (seconds for each action; a match may also have none).
 DEFAULT_MOVE_SECONDS = 60

@@ -13,8 +13,8 @@ import random
 
 from .. import bots
 from ..engine import view_for
+from ..errors import Conflict
 from ..models import Match, MatchStatus
-from .errors import Conflict
 from .matches import move_apply
 
 _rng = random.SystemRandom()

@@ -10,9 +10,9 @@ from .. import tasks
 from ..db import statements
 from ..db.prepared import update_fields
 from ..engine import state_from_json
+from ..errors import NotAllowed, NotFound
 from ..models import EndReason, Match, MatchStatus
 from . import events
-from .errors import NotAllowed, NotFound
 from .ratings import ratings_apply
 
 

@@ -15,9 +15,9 @@ import random
 
 from ..bots.hint import Hint, hint
 from ..engine import view_for
+from ..errors import Conflict, NotAllowed, NotFound
 from ..models import Match, MatchStatus
 from . import throttle
-from .errors import Conflict, NotAllowed, NotFound
 
 
 def hint_for(*, user, match_id: int) -> tuple[Match, Hint]:

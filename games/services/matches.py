@@ -20,6 +20,7 @@ from ..engine import (
     state_from_json,
     state_to_json,
 )
+from ..errors import Conflict, GameError, LimitReached, NotAllowed
 from ..models import COMPUTER_USERNAME, Computer, EndReason, Match, MatchStatus, Move
 from . import events
 from .clocks import DEFAULT_MOVE_SECONDS, MAX_MOVE_SECONDS, MIN_MOVE_SECONDS
@@ -33,7 +34,6 @@ from .core import (
     match_save,
     players_locked,
 )
-from .errors import Conflict, GameError, LimitReached, NotAllowed
 
 
 def rules_checked(deck, target, stick_the_dealer, dealer_must_take_up) -> Rules:

@@ -6,11 +6,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from ..errors import Conflict, GameError, NotFound
 from ..models import ApiToken, EndReason, Match, MatchStatus, ModerationAction
 from . import events
 from .api_tokens import api_token_revoke
 from .core import match_finish, match_locked, match_save
-from .errors import Conflict, GameError, NotFound
 from .ratings import rating_changes_reverse
 
 

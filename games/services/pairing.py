@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ..errors import Conflict
 from ..models import Match, MatchStatus
-from .errors import Conflict
 from .matches import match_create, match_join
 
 

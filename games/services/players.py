@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.db import transaction
 
 from ..db.selectors.matches import has_matches
+from ..errors import Conflict
 from ..models import PlayerSettings
 from .core import players_locked
-from .errors import Conflict
 
 
 def player_language_set(*, user, language: str) -> None:

@@ -7,10 +7,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..db.selectors.connections import PRESENCE_TIMEOUT
+from ..errors import TooOften
 from ..models import Connection, Match
 from . import events
 from .core import players_locked
-from .errors import TooOften
 from .rematches import rematch_check_left
 
 

@@ -12,10 +12,10 @@ from django.utils import timezone
 from .. import tasks
 from ..db.selectors.connections import PRESENCE_TIMEOUT
 from ..engine import first_dealer
+from ..errors import Conflict
 from ..models import Connection, Match, MatchStatus, RematchState
 from . import events
 from .core import match_locked, match_locked_seat, match_save
-from .errors import Conflict
 from .matches import match_create_computer, match_start
 
 # An unanswered rematch offer lapses after this long.

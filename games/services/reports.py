@@ -8,9 +8,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from ..errors import Conflict, GameError, NotAllowed, TooOften
 from ..models import ModerationAction, Report
 from .core import match_locked, players_locked
-from .errors import Conflict, GameError, NotAllowed, TooOften
 from .moderation import audit_record, reason_checked
 
 

@@ -17,17 +17,9 @@ from django.core.cache import cache, caches
 from django_redis import get_redis_connection
 from django_redis.cache import RedisCache
 
+from ..errors import Throttled
+
 log = logging.getLogger(__name__)
-
-
-class Throttled(Exception):
-    """Over a limit: ``retry_after`` whole seconds until the window ends; ``code`` says which
-    limit (``too_many``, or ``moving_fast`` for a player's moves), for the edges to word."""
-
-    def __init__(self, retry_after: int, code: str = "too_many"):
-        super().__init__(code, retry_after)
-        self.retry_after = retry_after
-        self.code = code
 
 
 def hit(scope: str, key: str, limit: int, seconds: int) -> None:

@@ -10,6 +10,7 @@ from contextlib import redirect_stdout
 
 import pytest
 
+from games.bots import selfplay as bots_selfplay
 from games.engine import selfplay
 
 KEYS = {
@@ -34,9 +35,11 @@ SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 
 
 def run(*args: str) -> list[dict]:
+    """The engine's command line, or the bots' one when a ``--policy`` is asked for."""
+    command = bots_selfplay.main if "--policy" in args else selfplay.main
     out = io.StringIO()
     with redirect_stdout(out):
-        assert selfplay.main(list(args)) == 0
+        assert command(list(args)) == 0
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
@@ -166,15 +169,28 @@ def test_every_bidding_path_appears_in_a_long_transcript():
     assert any(line["trump"] is None for line in lines)  # a pass-out
 
 
-def test_the_command_line_runs_as_a_module():
+@pytest.mark.parametrize(
+    "command",
+    [["games.engine.selfplay"], ["games.bots.selfplay", "--policy", "hard"]],
+)
+def test_the_command_lines_run_as_modules(command):
     result = subprocess.run(
-        [sys.executable, "-m", "games.engine.selfplay", "--seed", "1", "--matches", "1"],
+        [sys.executable, "-m", *command, "--seed", "1", "--matches", "1"],
         capture_output=True,
         text=True,
         check=True,
     )
     first = json.loads(result.stdout.splitlines()[0])
     assert first["match"] == 0 and first["hand"] == 0
+
+
+def test_the_engines_command_line_knows_no_computer_player():
+    result = subprocess.run(
+        [sys.executable, "-m", "games.engine.selfplay", "--seed", "1", "--policy", "hard"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2 and "--policy" in result.stderr
 
 
 def test_bad_options_get_a_clear_message():

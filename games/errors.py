@@ -1,5 +1,6 @@
-"""What the services refuse: a stable code and the facts behind it. The words and the HTTP
-status are the edges' business (``games.presentation.refusals``)."""
+"""What the services refuse, as values: a stable code and the facts behind it, and a rate
+limit's wait. The words and the HTTP status are the edges' business
+(``games.presentation.refusals``), which can import these without importing the services."""
 
 from __future__ import annotations
 
@@ -36,3 +37,13 @@ class LimitReached(GameError):
 
 class TooOften(GameError):
     """A rate: too many of these in the last while (or too many at once, for sockets)."""
+
+
+class Throttled(Exception):
+    """Over a limit: ``retry_after`` whole seconds until the window ends; ``code`` says which
+    limit (``too_many``, or ``moving_fast`` for a player's moves), for the edges to word."""
+
+    def __init__(self, retry_after: int, code: str = "too_many"):
+        super().__init__(code, retry_after)
+        self.retry_after = retry_after
+        self.code = code
