@@ -8,3 +8,9 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("", include("games.web.urls")),
 ]
+
+# Error pages that never read the request's body (Django's own do, through the CSRF check).
+handler400 = "games.web.views.errors.bad_request"
+handler403 = "games.web.views.errors.permission_denied"
+handler404 = "games.web.views.errors.page_not_found"
+handler500 = "games.web.views.errors.server_error"
