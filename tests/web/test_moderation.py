@@ -266,3 +266,20 @@ def test_only_moderators_who_may_suspend_may_revoke_tokens(django_user_model, al
     )
     row.refresh_from_db()
     assert row.revoked_at is None
+
+
+@pytest.mark.parametrize("lookup", ["seed__startswith", "seed__gt", "seed", "snapshot__icontains"])
+def test_the_match_list_takes_no_filter_on_the_seed_or_the_hands(moderator, alice, bob, lookup):
+    # Whether the row shows for ?seed__startswith=<digit> would read the seed out digit by
+    # digit, and with it both hands: every such address is refused alike.
+    match = active(alice, bob)
+    answers = set()
+    for guess in ["0", "1", "5", match.seed[:1], match.seed]:
+        page = moderator.client.get("/admin/games/match/", {"id__exact": match.pk, lookup: guess})
+        row = f"/admin/games/match/{match.pk}/change/"
+        answers.add((page.status_code, row in page.content.decode()))
+    assert answers == {(400, False)}
+    listed = moderator.client.get("/admin/games/match/", {"id__exact": match.pk})
+    assert listed.status_code == 200 and f"/admin/games/match/{match.pk}/change/" in (
+        listed.content.decode()
+    )
