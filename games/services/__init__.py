@@ -28,7 +28,7 @@ the edges word it (``games.presentation.refusals``). By concern:
 
 from ..errors import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
 from .analysis import analyses_queue, match_analyse
-from .api_tokens import api_token_create, api_token_revoke, token_digest
+from .api_tokens import api_token_create, api_token_revoke, api_tokens_revoke_all, token_digest
 from .challenges import (
     CHALLENGE_LAPSE,
     challenge_accept,
@@ -80,6 +80,7 @@ __all__ = [
     "match_analyse",
     "api_token_create",
     "api_token_revoke",
+    "api_tokens_revoke_all",
     "api_token_revoke_moderated",
     "token_digest",
     "player_bot_challenges_set",

@@ -54,3 +54,16 @@ def api_token_revoke(*, user, token_id: int) -> ApiToken:
             row.save(update_fields=["revoked_at"])
             events.token_revoked_on_commit(row.pk)
     return row
+
+
+def api_tokens_revoke_all(*, user) -> int:
+    """Revoke every live token of ``user`` (their password changed or was reset: a token made
+    with a stolen password must not outlive it); returns how many were live."""
+    with transaction.atomic():
+        live = list(ApiToken.objects.select_for_update().filter(user=user, revoked_at__isnull=True))
+        now = timezone.now()
+        for row in live:
+            row.revoked_at = now
+            row.save(update_fields=["revoked_at"])
+            events.token_revoked_on_commit(row.pk)
+    return len(live)

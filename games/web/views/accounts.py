@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from ... import services
 from ...services import events, throttle
 from ..forms import SignupForm
 from .common import client_address, safe_target, wait_page
@@ -74,6 +75,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         self.request.session.save()
         renamed = (old_key, self.request.session.session_key)
         events.sessions_check_on_commit(form.user.pk, renamed=renamed)
+        _tokens_revoked(self.request, form.user)
         return response
 
 
@@ -83,7 +85,22 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     def form_valid(self, form):
         response = super().form_valid(form)
         events.sessions_check_on_commit(form.user.pk)
+        _tokens_revoked(self.request, form.user)
         return response
+
+
+def _tokens_revoked(request, user) -> None:
+    """A new password ends the API tokens too (one made with a stolen password must not
+    outlive it); the next page says so."""
+    if services.api_tokens_revoke_all(user=user):
+        messages.warning(
+            request,
+            _(
+                "Your API tokens were revoked with the old password: make new ones on your "
+                "settings page."
+            ),
+            fail_silently=True,
+        )
 
 
 def say_logged_out(sender, request, user, **kwargs) -> None:
