@@ -118,6 +118,12 @@ SOCKETS_PER_MATCH = int(os.environ.get("SOCKETS_PER_MATCH", "200"))
 OPEN_MATCHES_PER_PLAYER = int(os.environ.get("OPEN_MATCHES_PER_PLAYER", "3"))
 COMPUTER_MATCHES_PER_PLAYER = int(os.environ.get("COMPUTER_MATCHES_PER_PLAYER", "2"))
 REPORTS_PER_HOUR = int(os.environ.get("REPORTS_PER_HOUR", "5"))
+# Challenges sent and rematch offers made per player in 10 minutes (each reaches the other
+# player's pages at once).
+CHALLENGES_PER_10_MINUTES = int(os.environ.get("CHALLENGES_PER_10_MINUTES", "20"))
+REMATCH_OFFERS_PER_10_MINUTES = int(os.environ.get("REMATCH_OFFERS_PER_10_MINUTES", "20"))
+# Restarts of the guided hand per address an hour (each is a session row, logged in or not).
+LEARN_RESTARTS_PER_HOUR = int(os.environ.get("LEARN_RESTARTS_PER_HOUR", "60"))
 # Rated matches between the same two players in 24 hours; any more between them are casual.
 RATED_MATCHES_PER_PAIR_PER_DAY = int(os.environ.get("RATED_MATCHES_PER_PAIR_PER_DAY", "3"))
 

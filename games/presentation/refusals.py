@@ -168,6 +168,8 @@ def words(error: GameError | Throttled) -> str:
     if error.code == "bad_rules":  # the engine's own sentence (the forms offer valid options)
         return error.params["reason"]
     params = dict(error.params)
+    if error.code == "too_often":
+        return _("Too many requests: wait %(wait)s") % {"wait": wait_words(params["seconds"])}
     if error.code == "claim_later":
         params["seconds"] = f"{params['seconds']:02d}"
     return _service_words()[error.code] % params if params else _service_words()[error.code]

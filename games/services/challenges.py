@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -14,7 +15,7 @@ from .. import tasks
 from ..db.selectors.players import bots_may_challenge
 from ..errors import Conflict, NotAllowed, NotFound
 from ..models import COMPUTER_USERNAME, Challenge, Match, is_bot
-from . import events
+from . import events, throttle
 from .clocks import DEFAULT_MOVE_SECONDS
 from .matches import clock_checked, match_start, rules_checked
 
@@ -37,6 +38,8 @@ def challenge_create(*, user, challenged, **options) -> Challenge:
         raise NotAllowed("not_challengeable", player=challenged.username)
     if is_bot(user) and not bots_may_challenge(challenged):
         raise NotAllowed("no_bot_challenges", player=challenged.username)
+    # Each challenge is a row, a task and a notice on the other player's every page.
+    throttle.limit("challenge", user, settings.CHALLENGES_PER_10_MINUTES, 600)
     with transaction.atomic():
         pending = Challenge.objects.filter(
             challenger=user, challenged=challenged, status=Challenge.Status.PENDING,

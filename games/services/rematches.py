@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -14,7 +15,7 @@ from ..db.selectors.connections import PRESENCE_TIMEOUT
 from ..engine import first_dealer
 from ..errors import Conflict
 from ..models import Connection, Match, MatchStatus, RematchState
-from . import events
+from . import events, throttle
 from .core import match_locked, match_locked_seat, match_save
 from .matches import match_create_computer, match_start
 
@@ -47,6 +48,8 @@ def rematch_offer(*, user, match_id: int) -> Match:
             raise Conflict("rematch_offered")
         if match.rematch_state == RematchState.DECLINED and match.rematch_seat == seat:
             raise Conflict("rematch_declined", player=match.players[seat ^ 1].username)
+        # An offer withdrawn and made again is a notice on the opponent's page each time.
+        throttle.limit("rematch", user, settings.REMATCH_OFFERS_PER_10_MINUTES, 600)
         match.rematch_seat = seat
         match.rematch_state = RematchState.OFFERED
         match.rematch_until = timezone.now() + REMATCH_LAPSE

@@ -17,7 +17,7 @@ from django.core.cache import cache, caches
 from django_redis import get_redis_connection
 from django_redis.cache import RedisCache
 
-from ..errors import Throttled
+from ..errors import Throttled, TooOften
 
 log = logging.getLogger(__name__)
 
@@ -62,3 +62,12 @@ def move(user) -> None:
         hit("move", str(user.pk), settings.MOVE_LIMIT_PER_10_SECONDS, 10)
     except Throttled as error:
         raise Throttled(error.retry_after, "moving_fast") from None
+
+
+def limit(scope: str, user, count: int, seconds: int) -> None:
+    """One more of ``scope`` by ``user``, for a service: past ``count`` in ``seconds`` it is
+    refused as the other refusals are, a ``TooOften`` with the seconds to wait."""
+    try:
+        hit(scope, str(user.pk), count, seconds)
+    except Throttled as error:
+        raise TooOften("too_often", seconds=error.retry_after) from None

@@ -11,12 +11,15 @@ from datetime import timedelta
 import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 
+from games import services
 from games.engine import legal_actions
+from games.models import Challenge
 from tests.limits import in_one_window
-from tests.matches import start
+from tests.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db
 LOGIN = "/accounts/login/"
@@ -151,3 +154,46 @@ def test_the_limits_are_shared_through_redis_when_it_is_configured(settings, ali
     assert first.post(url, {"action": "pass", "version": 0}).status_code == 409
     assert second.post(url, {"action": "pass", "version": 0}).status_code == 409
     assert first.post(url, {"action": "pass", "version": 0}).status_code == 429
+
+
+def test_challenges_sent_over_and_over_are_refused_in_words_past_the_limit(settings, alice, bob):
+    # Each challenge is a row, a task and a notice on the other player's pages: a player who
+    # sends and withdraws them in a loop is stopped, and the refusal says when to try again.
+    settings.CHALLENGES_PER_10_MINUTES = 3
+    client = Client()
+    client.force_login(alice)
+    form = {"challenge-deck": "24", "challenge-target": "10", "challenge-move_seconds": "60"}
+    for _ in range(3):
+        sent = client.post("/users/bob/challenge", form)
+        assert sent.status_code == 302
+        challenge = Challenge.objects.get(challenger=alice, status=Challenge.Status.PENDING)
+        services.challenge_decline(user=alice, challenge_id=challenge.pk)  # withdrawn
+    refused = client.post("/users/bob/challenge", form)
+    assert refused.status_code == 429
+    assert "Too many requests: wait" in refused.content.decode()
+    assert Challenge.objects.filter(challenger=alice).count() == 3
+
+
+def test_rematch_offers_made_and_withdrawn_over_and_over_stop_at_the_limit(settings, alice, bob):
+    settings.REMATCH_OFFERS_PER_10_MINUTES = 2
+    match = play_to_the_end(start(alice, bob, deck=32, target=5, stick_the_dealer=True))
+    for _ in range(2):
+        services.rematch_offer(user=alice, match_id=match.pk)
+        services.rematch_decline(user=alice, match_id=match.pk)  # withdrawn
+    with pytest.raises(services.TooOften) as refused:
+        services.rematch_offer(user=alice, match_id=match.pk)
+    assert refused.value.code == "too_often" and refused.value.params["seconds"] > 0
+    match.refresh_from_db()
+    assert match.rematch_state != "offered"
+
+
+def test_starting_the_guided_hand_again_is_limited_per_address(settings):
+    settings.LEARN_RESTARTS_PER_HOUR = 3
+    visitor = Client(REMOTE_ADDR="10.0.0.9")
+    for _ in range(3):
+        assert visitor.post("/learn/again").status_code == 302
+    sessions = Session.objects.count()
+    stranger = Client(REMOTE_ADDR="10.0.0.9")  # a new visitor, no cookie, same address
+    refused = stranger.post("/learn/again")
+    assert refused.status_code == 429 and "Too many requests: wait" in refused.content.decode()
+    assert Session.objects.count() == sessions  # nothing stored for it

@@ -61,6 +61,12 @@ def learn(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def learn_restart(request: HttpRequest) -> HttpResponse:
+    # Anyone may start again, and each start is a session row: counted per address.
+    try:
+        throttle.hit("learn-again", client_address(request), settings.LEARN_RESTARTS_PER_HOUR, 3600)
+    except throttle.Throttled as refusal:
+        context = {"title": _("Learn in one hand"), "message": refusals.words(refusal)}
+        return render(request, "error.html", context, status=429)
     request.session[learn_hand.SESSION_KEY] = learn_hand.start()
     return redirect("learn")
 
