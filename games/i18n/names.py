@@ -4,7 +4,9 @@ Django already brings a new name to Unicode's NFKC form (``ａｌｉｃｅ`` is 
 one that differs from a taken name only in case. Here, besides: a name must be written in one
 script (``аlice``, with a Cyrillic а, mixes two), and it must not look like a taken name or a
 computer's once each letter is replaced by the Latin letter it passes for (its *skeleton*, after
-Unicode's confusables list, which the ``confusable_homoglyphs`` package ships and keeps current).
+Unicode's confusables list, which the ``confusable_homoglyphs`` package ships and keeps current),
+with the accents on Latin letters dropped (``álice``, an a and a combining accent, is ``alice``)
+and the separators Django allows (``- _ . @ +``) left out (``bob.`` is ``bob``).
 """
 
 from __future__ import annotations
@@ -18,17 +20,26 @@ from django.dispatch import receiver
 
 # Look-alikes within ASCII itself (after case folding), as Unicode's confusables list maps them.
 _ASCII_LOOKALIKES = {"0": "o", "1": "l", "|": "l"}
+SEPARATORS = "-_.@+"
 
 
-def skeleton(name: str) -> str:
-    """What ``name`` looks like: each letter as the Latin letter it passes for, case folded."""
-    shown = []
-    for char in unicodedata.normalize("NFKC", name).casefold():
+def skeleton(name: str, separators: bool = False) -> str:
+    """What ``name`` looks like: each letter as the Latin letter it passes for, case folded, a
+    Latin letter's accents dropped, and the separators left out (``separators``: kept, each as
+    ``-``)."""
+    shown: list[str] = []
+    for char in unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name).casefold()):
+        if unicodedata.category(char) == "Mn" and shown and shown[-1].isascii():
+            continue  # an accent on a Latin letter (a Thai or Burmese vowel sign stays)
+        if char in SEPARATORS:
+            if separators:
+                shown.append("-")
+            continue
         if not char.isascii():
             homoglyphs = confusables.confusables_data.get(char, ())
             char = next((h["c"] for h in homoglyphs if h["c"].isascii()), char)
         shown.append(_ASCII_LOOKALIKES.get(char, char.casefold()))
-    return "".join(shown).replace("rn", "m")
+    return unicodedata.normalize("NFC", "".join(shown)).replace("rn", "m")
 
 
 def mixes_scripts(name: str) -> bool:
@@ -45,7 +56,8 @@ def refusal(name: str) -> str | None:
     if mixes_scripts(name):
         return _("Write your name in one alphabet (digits and - _ . @ + may go with it).")
     shown = skeleton(name)
-    if shown.startswith(skeleton(COMPUTER_USERNAME.format(""))):
+    computer = skeleton(COMPUTER_USERNAME.format(""), separators=True)  # "computer-"
+    if skeleton(name, separators=True).startswith(computer) or shown == computer.rstrip("-"):
         return _("Names starting with “computer-” belong to the computer players: choose another.")
     if NameSkeleton.objects.filter(skeleton=shown).exists():
         return _("This name looks too much like another player's: choose another.")
