@@ -145,6 +145,7 @@ def _service_words() -> dict[str, str]:
         "token_revoked": _("This token was revoked: the stream is closed"),
         "bot_has_matches": _("Only an account that has never played can become a bot account"),
         "no_bot_challenges": _("%(player)s does not take challenges from bots"),
+        "no_bots": _("%(player)s does not play bots"),
         "bot_api_only": _("A bot account plays only through the API"),
         "not_open_to_watch": _(
             "The players of this match chose not to let others watch it. "

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from ..db.prepared import insert
 from ..db.selectors.limits import rated_today_capped
+from ..db.selectors.players import bots_may_challenge
 from ..engine import (
     Action,
     IllegalAction,
@@ -21,7 +22,7 @@ from ..engine import (
     state_to_json,
 )
 from ..errors import Conflict, GameError, LimitReached, NotAllowed
-from ..models import COMPUTER_USERNAME, Computer, EndReason, Match, MatchStatus, Move
+from ..models import COMPUTER_USERNAME, Computer, EndReason, Match, MatchStatus, Move, is_bot
 from . import events
 from .clocks import DEFAULT_MOVE_SECONDS, MAX_MOVE_SECONDS, MIN_MOVE_SECONDS
 from .core import (
@@ -143,6 +144,8 @@ def match_join(*, user, match_id: int) -> Match:
             raise Conflict("seat_taken")
         if match.player0_id == user.pk:
             raise NotAllowed("own_match")
+        if is_bot(user) and not plays_bots(match.player0):
+            raise NotAllowed("no_bots", player=match.player0.username)
         players_locked(user, match.player0)  # the pair's rated matches today, counted alone
         if match.rated and rated_today_capped(user=user, other=match.player0):
             match.rated = False  # farming a rating takes many: the rest are casual (said first)
@@ -244,3 +247,9 @@ def match_start(*, players: tuple, created_by, options: dict, dealer=None) -> Ma
     )  # fmt: skip
     match_save(match, lobby=True)
     return match
+
+
+def plays_bots(player) -> bool:
+    """Whether a bot account may sit down with ``player``: another bot, or a person who lets
+    bots challenge them (the one setting says both)."""
+    return is_bot(player) or bots_may_challenge(player)

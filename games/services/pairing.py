@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from ..errors import Conflict
-from ..models import Match, MatchStatus
+from ..models import Match, MatchStatus, is_bot
 from .matches import match_create, match_join
 
 
@@ -22,6 +24,7 @@ def match_find(*, user, deck: int = 24, target: int = 10) -> Match:
             player0__is_active=True,
         )  # fmt: skip
         .exclude(player0=user)
+        .filter(_bots_welcome() if is_bot(user) else Q())
         .order_by("created_at", "pk")
         .values_list("pk", flat=True)
     )
@@ -32,3 +35,8 @@ def match_find(*, user, deck: int = 24, target: int = 10) -> Match:
             continue
     mine = Match.objects.filter(status=MatchStatus.OPEN, player0=user, deck=deck, target=target)
     return mine.order_by("created_at").first() or match_create(user=user, deck=deck, target=target)
+
+
+def _bots_welcome() -> Q:
+    """Open matches a bot may join: another bot's, or a person's who lets bots play them."""
+    return Q(player0__settings__bot=True) | Q(player0__settings__bot_challenges=True)

@@ -313,3 +313,18 @@ def test_who_may_be_challenged(alice, bob, carol):
     with pytest.raises(services.Conflict, match="already_challenged"):
         services.challenge_create(user=alice, challenged=bob)
     services.challenge_create(user=alice, challenged=carol)  # one each is fine
+
+
+def test_a_bot_joins_a_persons_open_match_only_if_they_play_bots(alice, bob, carol):
+    services.player_bot_set(user=carol)
+    open_match = services.match_create(user=alice)
+    with pytest.raises(services.NotAllowed) as refused:
+        services.match_join(user=carol, match_id=open_match.pk)
+    assert refused.value.code == "no_bots" and refused.value.params == {"player": "alice"}
+    # "Find an opponent" leaves alice's match alone too: the bot opens one of its own.
+    found = services.match_find(user=carol)
+    assert found.pk != open_match.pk and found.player0 == carol
+    services.player_bot_challenges_set(user=alice, allowed=True)
+    assert services.match_join(user=carol, match_id=open_match.pk).player1 == carol
+    # A person joins a bot's open match as any other.
+    assert services.match_join(user=bob, match_id=found.pk).player1 == bob
