@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
+from ..db import selectors
 from ..i18n import names
 from ..models import ApiToken, Computer, Report
 
@@ -37,6 +39,30 @@ class LoginForm(AuthenticationForm):
         super().__init__(*args, **kwargs)
         username = self.fields["username"]
         username.validators.append(MaxLengthValidator(username.max_length))
+
+    def clean(self):
+        try:
+            return super().clean()
+        except forms.ValidationError as refused:
+            # Django says a suspended player's right password is wrong, which sends them to a
+            # password reset that cannot help. Whoever knows the password is told the truth.
+            suspended = self._suspended() if refused.code == "invalid_login" else None
+            if suspended is not None:
+                reason = selectors.suspension_reason(user=suspended)
+                raise forms.ValidationError(
+                    _("This account is suspended. The moderators gave this reason: %(reason)s")
+                    % {"reason": reason or "—"},
+                    code="suspended",
+                ) from None
+            raise
+
+    def _suspended(self):
+        """The inactive account these name and password are right for, or None."""
+        name, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
+        if not name or not password:
+            return None
+        user = get_user_model()._default_manager.filter(username=name, is_active=False).first()
+        return user if user is not None and user.check_password(password) else None
 
 
 class MatchOptionsForm(forms.Form):

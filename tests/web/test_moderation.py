@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
@@ -283,3 +285,15 @@ def test_the_match_list_takes_no_filter_on_the_seed_or_the_hands(moderator, alic
     assert listed.status_code == 200 and f"/admin/games/match/{match.pk}/change/" in (
         listed.content.decode()
     )
+
+
+def test_a_suspended_player_who_logs_in_is_told_so_with_the_reason(moderator, alice):
+    services.player_suspend(moderator=moderator, player=alice, reason="Abusive chat in match 12")
+    page = Client().post("/accounts/login/", {"username": "alice", "password": "correct horse 1"})
+    text = html.unescape(page.content.decode())
+    assert page.status_code == 200
+    assert "This account is suspended" in text and "Abusive chat in match 12" in text
+    assert "correct username and password" not in text
+    # A wrong password says nothing of the suspension.
+    wrong = Client().post("/accounts/login/", {"username": "alice", "password": "guess"})
+    assert "suspended" not in wrong.content.decode()

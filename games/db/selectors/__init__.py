@@ -49,6 +49,7 @@ from .players import (
     rating_of,
     record,
     sound_on,
+    suspension_reason,
     table_look,
     user_by_name,
 )
@@ -61,5 +62,5 @@ __all__ = [
     "match_just_started", "match_moves", "match_versions", "my_active_matches",
     "my_open_matches", "open_matches", "pending_challenges", "presence", "rated_today_capped",
     "rated_today_capped_opponents", "rating_history", "rating_of", "record", "sound_on",
-    "suspicious_pairs", "table_look", "user_by_name", "watch_matches",
+    "suspension_reason", "suspicious_pairs", "table_look", "user_by_name", "watch_matches",
 ]  # fmt: skip

@@ -6,7 +6,14 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
-from ...models import Match, MatchStatus, PlayerRating, PlayerSettings, RatingChange
+from ...models import (
+    Match,
+    MatchStatus,
+    ModerationAction,
+    PlayerRating,
+    PlayerSettings,
+    RatingChange,
+)
 
 
 def record(*, user) -> dict[str, int]:
@@ -79,3 +86,9 @@ def bot_ids(*, user_ids) -> set[int]:
     """Which of these users are bot accounts, in one query."""
     rows = PlayerSettings.objects.filter(user_id__in=set(user_ids), bot=True)
     return set(rows.values_list("user_id", flat=True))
+
+
+def suspension_reason(*, user) -> str:
+    """The reason the moderator gave when they last suspended ``user`` ("" if none was kept)."""
+    last = ModerationAction.objects.filter(player=user, kind=ModerationAction.Kind.SUSPEND)
+    return last.order_by("-created_at", "-pk").values_list("reason", flat=True).first() or ""
