@@ -32,7 +32,10 @@ from .models import (
 from .presentation import refusals
 
 
-def _moderate(modeladmin, request, queryset, *, action, title, description, apply, winners=None):
+def _moderate(
+    modeladmin, request, queryset, *, action, title, description, apply, winners=None,
+    undone=(),
+):  # fmt: skip
     """An admin action that asks for a reason first, then calls ``apply(obj, reason, post)``
     on each selected object through the services, and reports what happened."""
     reason = request.POST.get("reason", "")
@@ -52,7 +55,7 @@ def _moderate(modeladmin, request, queryset, *, action, title, description, appl
     context = {
         **modeladmin.admin_site.each_context(request),
         "title": title, "description": description, "objects": list(queryset),
-        "action": action, "winners": winners, "reason": reason,
+        "action": action, "winners": winners, "reason": reason, "undone": list(undone),
     }  # fmt: skip
     return TemplateResponse(request, "admin/games/moderate.html", context)
 
@@ -64,6 +67,8 @@ def void_matches(modeladmin, request, queryset):
         description="The matches will no longer count; their rating changes are reversed.",
         apply=lambda m, reason, post: services.match_void(
             moderator=request.user, match_id=m.pk, reason=reason),
+        undone=RatingChange.objects.filter(match__in=queryset).select_related("player", "match")
+        .order_by("match_id", "player__username"),
     )  # fmt: skip
 
 
@@ -195,11 +200,12 @@ class MatchAdmin(admin.ModelAdmin):
         sha = commitment(int(match.seed))
         return f"Hidden until the match is over. Commitment (SHA-256): {sha}"
 
-    def get_readonly_fields(self, request, obj=None):
-        # A match in play may have its clock changed; a finished one is history.
+    def has_change_permission(self, request, obj=None) -> bool:
+        # A match in play may have its clock changed; a finished one is history: its page is
+        # for reading, with no Save (the list's actions still void or adjudicate it).
         if obj is not None and obj.is_over:
-            return (*self.readonly_fields, "move_seconds", "turn_started_at")
-        return self.readonly_fields
+            return False
+        return super().has_change_permission(request, obj)
 
     @admin.display(description="Replay")
     def replay_link(self, match: Match) -> str:
@@ -273,6 +279,13 @@ class PlayerAdmin(UserAdmin):
     list_filter = ("is_active", "is_staff", "groups")
     actions = [suspend_players, reinstate_players]
 
+    def get_actions(self, request):
+        # A player who has played is kept with their matches (their rows protect them), and
+        # deleting is never a moderator's everyday step: no "delete selected" beside Suspend.
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
     @admin.display(description="History")
     def links(self, user) -> str:
         return format_html(
@@ -327,6 +340,10 @@ class ReportAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        # Nothing of a report is edited: its page answers it (Resolve, Dismiss) and has no Save.
+        return obj is None and super().has_change_permission(request)
 
     def has_moderate_permission(self, request) -> bool:
         return request.user.has_perm("games.moderate_match")

@@ -297,3 +297,49 @@ def test_a_suspended_player_who_logs_in_is_told_so_with_the_reason(moderator, al
     # A wrong password says nothing of the suspension.
     wrong = Client().post("/accounts/login/", {"username": "alice", "password": "guess"})
     assert "suspended" not in wrong.content.decode()
+
+
+def test_the_void_confirmation_shows_the_rating_changes_it_undoes(moderator, alice, bob):
+    match = finished(alice, bob)
+    changes = {c.player.username: c for c in RatingChange.objects.filter(match=match)}
+    page = moderator.client.post(
+        "/admin/games/match/", {"action": "void_matches", "_selected_action": [match.pk]}
+    ).content.decode()
+    assert "Rating changes this undoes" in page
+    for name, change in changes.items():
+        row = f"<td>{name}</td><td>{change.before}</td><td>{change.after}</td>"
+        assert row in page and f"{change.delta:+d}" in page
+
+
+def test_history_reads_as_history_in_the_admin(moderator, alice, bob, django_user_model):
+    # Even to an administrator, who may change a match in play's clock.
+    root = django_user_model.objects.create_superuser("root", password="Root-of-it-all-1")
+    admin = Client()
+    admin.force_login(root)
+    match = finished(alice, bob)
+    page = admin.get(f"/admin/games/match/{match.pk}/change/").content.decode()
+    assert 'name="_save"' not in page  # a finished match: nothing to save
+    assert admin.post(f"/admin/games/match/{match.pk}/change/", {}).status_code == 403
+    live = active(alice, bob)
+    assert 'name="_save"' in admin.get(f"/admin/games/match/{live.pk}/change/").content.decode()
+    reporter = Client()
+    reporter.force_login(alice)
+    reporter.post(f"/matches/{live.pk}/report", {"reason": "abuse", "details": "Rude"})
+    report = Report.objects.get()
+    answer = moderator.client.get(f"/admin/games/report/{report.pk}/change/").content.decode()
+    assert 'name="_save"' not in answer and 'name="_resolve"' in answer
+    resolved = moderator.client.post(
+        f"/admin/games/report/{report.pk}/change/",
+        {"_resolve": "1", "moderation_reason": "Warned"},
+    )
+    assert resolved.status_code == 302
+    report.refresh_from_db()
+    assert report.status == "resolved"
+
+
+def test_the_players_list_offers_no_bulk_delete_beside_suspend(django_user_model, alice):
+    root = django_user_model.objects.create_superuser("root", password="Root-of-it-all-1")
+    admin = Client()
+    admin.force_login(root)
+    page = admin.get("/admin/auth/user/").content.decode()
+    assert 'value="suspend_players"' in page and 'value="delete_selected"' not in page
