@@ -1,5 +1,5 @@
 """Server CPU per move, in one process, stage by stage: what a socket's move costs the server
-without the noise of a loaded machine (bench/load.py measures the whole under load).
+without the noise of a loaded machine (bench/load/ measures the whole under load).
 
 Plays ``--matches`` matches between fresh players through the match socket's own code
 (``MatchConsumer._move``: the session check, ``moves.move_submit``, the mover's board), then
@@ -11,7 +11,7 @@ and the total. Run it before and after a change, in the same sitting.
     DATABASE_URL=postgres://euchre:euchre@127.0.0.1:5432/euchre \\
     .venv/bin/python bench/moves.py [--matches 40] [--moves 60]
 
-It makes a database of its own (``<name>_bench_moves``: bench/load.py's may be in use),
+It makes a database of its own (``<name>_bench_moves``: bench/load/'s may be in use),
 dropped and created afresh at each run.
 """
 
@@ -76,7 +76,7 @@ def main() -> None:
         return consumer
 
     # The push after the commit goes nowhere: a server hands it to its event loop and the
-    # channel layer (bench/load.py counts that); here it would start an event loop per move.
+    # channel layer (bench/load/ counts that); here it would start an event loop per move.
     events._send = lambda *args, **kwargs: None
     users = get_user_model().objects
     spent = {stage: [] for stage in STAGES}

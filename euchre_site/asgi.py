@@ -36,6 +36,6 @@ def served():
 
     The cyclic collector collects young objects every 10,000 allocations instead of 700 and
     the whole heap rarely: with a few hundred sockets open, a full collection stalls every
-    socket of the process for 100-200 ms (bench/load.py)."""
+    socket of the process for 100-200 ms (bench/load)."""
     gc.set_threshold(10_000, 50, 100)
     return application

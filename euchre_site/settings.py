@@ -163,7 +163,7 @@ if DATABASE_URL:
     DATABASES["default"]["OPTIONS"] = {
         "pool": {"min_size": 2, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "20"))},
         # Parameters bound by the server: the query text is not rebuilt with its values each
-        # time (bench/load.py: about a tenth less CPU per move on the whole machine).
+        # time (bench/load: about a tenth less CPU per move on the whole machine).
         "server_side_binding": os.environ.get("DATABASE_SERVER_SIDE_BINDING", "1") == "1",
         # ... and psycopg prepares a statement a connection has run this many times (a move's
         # few), so PostgreSQL stops planning it at every call. Django turns this off unless
@@ -195,7 +195,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # Redis pub/sub: one delivery per process (the list-based layer fell behind under
-            # bench/load.py). Pushes are not stored: a socket that misses one catches up at
+            # bench/load). Pushes are not stored: a socket that misses one catches up at
             # its heartbeat.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": REDIS_PREFIX},

@@ -155,7 +155,7 @@ def nginx() -> str | None:
 class Front:
     """nginx on ``port`` with ``deploy/nginx.conf``, its upstream's servers replaced by
     ``upstreams`` (ports on 127.0.0.1). Its own files (main config, pid, log) go in a
-    directory of its own. Used by tests/realtime/test_front.py and bench/load.py."""
+    directory of its own. Used by tests/realtime/test_front.py and bench/load."""
 
     def __init__(self, upstreams: list[int], port: int | None = None):
         self.upstreams = upstreams

@@ -1,5 +1,5 @@
 """The consumers' ``Dispatch`` seam: Channels' ``dispatch`` without its per-message database
-clean-up (a trip to the database thread for every frame and push; bench/load.py measured
+clean-up (a trip to the database thread for every frame and push; bench/load measured
 the difference). These tests pin what the seam assumes about Channels."""
 
 from __future__ import annotations

@@ -1,0 +1,216 @@
+"""The load bench's command: its options, the run (the site started, every match played at
+once, the bare view, the restart) and the report it prints."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import time
+
+from . import __doc__ as ABOUT
+from .client import ApiSocket, ApiStream, PageHttp, PageSocket, Start, Transport, play
+from .measuring import Stats, bare_view, loop_lag, machine_busy, quantiles
+from .restart import restart_with_pages_open
+from .servers import ROOT, Site, fresh_database, setup_matches, stored_moves
+
+
+def arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=ABOUT.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a move")
+    parser.add_argument("--workers", type=int, default=2, help="web processes")
+    parser.add_argument("--front", choices=["nginx", "none"], default="nginx",
+                        help="nginx in front of a process per port (deploy/nginx.conf), or "
+                        "none: uvicorn's workers sharing one port")  # fmt: skip
+    parser.add_argument("--http", action="store_true", help="post moves over http instead")
+    parser.add_argument("--computer", choices=["easy", "medium", "hard"], default="",
+                        help="each match a person against the computer")  # fmt: skip
+    parser.add_argument("--task-workers", type=int, default=2, help="with --computer")
+    parser.add_argument("--api", action="store_true",
+                        help="programs play through the API: half stream over http (moves "
+                        "posted), half over the websocket (moves sent there)")  # fmt: skip
+    return parser.parse_args()
+
+
+def transport_for(args: argparse.Namespace, base: str, number: int) -> Transport:
+    """Match ``number``'s transport: with --api, every other match over the API's websocket."""
+    if args.api:
+        return ApiSocket(base) if number % 2 == 1 else ApiStream(base)
+    if args.computer:
+        return PageSocket(base, load_page=False)
+    return PageHttp(base) if args.http else PageSocket(base)
+
+
+async def play_window(site: Site, matches, args, stats: Stats, rng, delay: float) -> dict:
+    """Every match played at once. Returns the seating time and, over the play window, the CPU
+    each kind of process spent (this one too), the machine's busy and total CPU seconds, and
+    this process's event loop lags."""
+    measured: dict = {}
+    start = Start(len(matches), args.seconds)
+    plays = []
+    for number, (match_id, a, b) in enumerate(matches):
+        players = tuple(c for c in (a, b) if c)  # one against the computer
+        transport = transport_for(args, site.base, number)
+        plays.append(play(transport, match_id, players, stats, start, args.think, rng, delay))
+    games = asyncio.gather(*plays)
+    measured["seating"] = await start.begin_when_quiet()
+    before, machine, mine = site.cpu(), machine_busy(), time.process_time()
+    probe = asyncio.create_task(loop_lag(measured.setdefault("lag", [])))
+
+    async def machine_at_deadline() -> None:
+        # The play window's end, not the last match's: a think time drawn near the deadline
+        # ends many seconds later, with the machine nearly idle meanwhile.
+        await asyncio.sleep(max(0.0, start.deadline - time.perf_counter()))
+        busy = machine_busy()
+        measured["busy"] = [a - b for a, b in zip(busy, machine, strict=True)]
+
+    machine_watch = asyncio.create_task(machine_at_deadline())
+    await games
+    await machine_watch
+    probe.cancel()
+    measured["mine"] = time.process_time() - mine
+    after = site.cpu()
+    measured.update({name: after[name] - before[name] for name in after})
+    return measured
+
+
+def main() -> None:
+    args = arguments()
+    url, redis = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
+    if not (url and redis):
+        sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: the benchmark runs production-style")
+    env = {**os.environ, "DATABASE_URL": fresh_database(url), "DEBUG": "0"}
+    env.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
+    env["DJANGO_SETTINGS_MODULE"] = "euchre_site.settings"
+    os.environ.update(env)
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run(["redis-cli", "-u", redis, "flushdb"], check=False, capture_output=True)
+    matches = setup_matches(args.matches, args.computer, api=args.api)
+    # This process's own lateness is in every latency it measures (it is printed): it runs on
+    # uvloop, as the server does (uvicorn[standard]), so that it adds as little as it can.
+    import uvloop
+
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    delay = float(env.get("COMPUTER_MOVE_DELAY_SECONDS", "0.8"))
+
+    from tests.servers import nginx
+
+    if args.front == "nginx" and nginx() is None:
+        sys.exit("--front nginx needs nginx (Debian's nginx-light), or use --front none")
+    site = Site(env, args.workers, args.front == "nginx", args.task_workers if args.computer else 0)
+    rng = random.Random(1)
+    stats = Stats()
+    restarted = None
+    try:
+        site.start()
+        measured = asyncio.run(play_window(site, matches, args, stats, rng, delay))
+        floor = asyncio.run(
+            bare_view(site.base, args.matches, min(args.seconds, 15), args.think, rng)
+        )
+        if not (args.computer or args.api):
+            players = [(m, cookie) for m, a, b in matches for cookie in (a, b) if cookie]
+            restarted = asyncio.run(restart_with_pages_open(site.base, players, site.restart, rng))
+    finally:
+        site.stop()
+    report(args, stats, measured, floor, restarted, front=site.front is not None)
+
+
+def report(args, stats: Stats, measured: dict, floor: list[float], restarted, front: bool) -> None:
+    stored = stored_moves()
+    lost = sum(max(0, n - stored.get(m, 0)) for m, n in stats.acknowledged.items())
+    p50, p95, p99 = quantiles(stats.latencies)
+    f50, f95, f99 = quantiles(floor)
+    busy, total = measured["busy"]
+    against = f" against the {args.computer} computer ({args.task_workers} task workers)"
+    served = "behind nginx (deploy/nginx.conf)" if front else "sharing one port (uvicorn --workers)"
+    print(
+        f"{args.matches} concurrent matches{against if args.computer else ''}, "
+        f"{args.workers} web processes {served}, PostgreSQL + Redis,"
+    )
+    sockets = args.matches * (1 if args.computer else 2)
+    kind = "streams" if args.api else "sockets"
+    print(f"seating {sockets} {kind} (opened, first boards, presence news) took "
+          f"{measured['seating']:.1f} s; then {args.seconds:g} s of play, think time "
+          f"{args.think:g} s (mean, exponential)")  # fmt: skip
+
+    def row(label: str, text: str) -> None:
+        print(f"{label:<29}{text}")
+
+    def spread(q: tuple[float, float, float]) -> str:
+        return f"p50 {q[0]:6.1f} ms  p95 {q[1]:6.1f} ms  p99 {q[2]:6.1f} ms"
+
+    def per_move(seconds: float) -> float:
+        return seconds / stats.moves * 1000 if stats.moves else float("nan")
+
+    row("moves acknowledged", f"{stats.moves}  ({stats.in_window / args.seconds:.1f} moves/s)")
+    made_by = "http post" if args.http else "the websocket, as the page"
+    if args.api:
+        made_by = "programs: half stream over http and POST moves, half use the websocket"
+    row("moves made by", made_by)
+    how = "post" if args.http or args.api else "socket move"
+    if args.api:
+        how = "API move -> opponent event"
+    elif args.computer:
+        how = "person's move -> own board"
+    else:
+        how += " -> opponent push"
+    row(how, spread((p50, p95, p99)))
+    if args.api:
+        row("  http stream, moves posted", spread(quantiles(stats.by_kind["http"])))
+        row("  websocket (moves too)", spread(quantiles(stats.by_kind["websocket"])))
+    if args.computer:
+        row("computer beyond its delay", spread(quantiles(stats.computer)))
+        per = measured["workers"] / len(stats.computer) * 1000 if stats.computer else 0
+        row("task worker CPU per move", f"{per:6.1f} ms  (the computer's search and its move)")
+    answer = "post -> http answer" if args.http else "socket move -> own board"
+    if args.api:
+        answer = "move -> answer or own event"
+    row(answer, spread(quantiles(stats.posts)))
+    row("bare view (/healthz)", spread((f50, f95, f99)))
+    row("ratio move / bare view", f"p50 {p50 / f50:5.1f}x  p99 {p99 / f99:5.1f}x")
+    row(
+        "server CPU per move",
+        f"{per_move(measured['web']):6.1f} ms  (ASGI processes, user + system)",
+    )
+    if front:
+        row(
+            "nginx CPU per move",
+            f"{per_move(measured['front']):6.1f} ms  (the front, deploy/nginx.conf)",
+        )
+    if measured["database"]:
+        database = per_move(measured["database"])
+        row("PostgreSQL CPU per move", f"{database:6.1f} ms  (its processes on this machine)")
+    row("machine CPU busy", f"{busy / total * 100:5.1f} %  (every process, in the play window)")
+    l50, _, l99 = quantiles(measured["lag"])
+    row(
+        "this load generator",
+        f"{measured['mine'] / args.seconds * 100:5.1f} % of a core, event loop late by "
+        f"p50 {l50:.1f} ms, p99 {l99:.1f} ms (part of every latency)",
+    )
+    row("errors", str(len(stats.errors)))
+    for error in stats.errors[:10]:
+        print(f"  {error}")
+    row("moves lost", str(lost))
+    if restarted is None:
+        return
+    closed = sorted(restarted["closed"].items(), key=str)  # a code may be None
+    closes = ", ".join(f"{n} with {code}" for code, n in closed)
+    row("restart, pages open", f"the old processes stopped in {restarted['stopped in']:.1f} s; "
+        f"sockets closed: {closes}")  # fmt: skip
+    row(
+        "  every page back",
+        f"{len(restarted['waits'])} sockets with their boards {restarted['took']:.1f} s after "
+        "the server answered (pages wait 0.5-2 s before reconnecting)",
+    )
+    row("  socket open -> board", spread(quantiles(restarted["waits"])))
+    row("  boards behind the database", str(len(restarted["behind"])))
+    row("  reconnect errors", str(len(restarted["errors"])))
+    for error in restarted["errors"][:10]:
+        print(f"  {error}")
