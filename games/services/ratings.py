@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import F, Q
 
 from .. import rating
 from ..models import Match, PlayerRating, RatingChange
@@ -36,8 +37,10 @@ def rating_changes_reverse(*, match: Match) -> int:
     """Undo a match's rating changes (moderation voids a match): each player's rating goes
     back by exactly the points that match gave, and the match stops counting as rated.
 
-    Later matches keep their own changes: a rating is the start value plus the sum of the
-    deltas that still count, so removing one match's deltas leaves the rest consistent.
+    Later matches keep their own changes (their deltas), but each later change of the player
+    is shifted by the points undone, and counts one rated match fewer before it: the history
+    stays one chain (each change starts where the one before ended, the last ends at the
+    rating), so the profile, its chart, the end screens and the leaderboard say the same.
     Returns how many changes were undone.
     """
     with transaction.atomic():
@@ -55,5 +58,13 @@ def rating_changes_reverse(*, match: Match) -> int:
             row.value -= change.delta
             row.rated_matches -= 1
             row.save(update_fields=["value", "rated_matches"])
+            later = Q(created_at__gt=change.created_at) | Q(
+                created_at=change.created_at, pk__gt=change.pk
+            )
+            RatingChange.objects.filter(later, player_id=change.player_id).update(
+                before=F("before") - change.delta,
+                after=F("after") - change.delta,
+                played=F("played") - 1,
+            )
         RatingChange.objects.filter(pk__in=[c.pk for c in changes]).delete()
     return len(changes)

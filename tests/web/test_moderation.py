@@ -12,6 +12,7 @@ from django.test import Client
 
 from euchre_site.asgi import application
 from games import services
+from games.db import selectors
 from games.models import Match, MatchStatus, ModerationAction, PlayerRating, RatingChange, Report
 from tests.matches import resign
 
@@ -343,3 +344,26 @@ def test_the_players_list_offers_no_bulk_delete_beside_suspend(django_user_model
     admin.force_login(root)
     page = admin.get("/admin/auth/user/").content.decode()
     assert 'value="suspend_players"' in page and 'value="delete_selected"' not in page
+
+
+def test_after_a_void_every_page_tells_one_rating_history(moderator, alice, bob):
+    first = finished(alice, bob)  # alice wins: this one is voided later
+    second = finished(bob, alice)  # bob wins
+    third = finished(alice, bob)
+    run_action(moderator, "games/match", "void_matches", [first.pk])
+    for player in (alice, bob):
+        changes = list(RatingChange.objects.filter(player=player).order_by("created_at", "pk"))
+        assert [c.match_id for c in changes] == [second.pk, third.pk]
+        assert changes[0].before == 1500 and changes[0].played == 0  # as if first never was
+        assert changes[1].before == changes[0].after and changes[1].played == 1
+        rating = PlayerRating.objects.get(user=player)
+        assert changes[-1].after == rating.value and rating.rated_matches == 2
+        assert selectors.rating_history(user=player) == [1500, changes[0].after, rating.value]
+    # The later match's end screen shows the same numbers as the profile.
+    viewer = Client()
+    viewer.force_login(alice)
+    end = viewer.get(f"/matches/{third.pk}/").content.decode()
+    mine = RatingChange.objects.get(player=alice, match=third)
+    assert f"{mine.before_display} → {mine.after_display}" in html.unescape(end)
+    profile = html.unescape(viewer.get("/users/alice/").content.decode())
+    assert PlayerRating.objects.get(user=alice).display in profile
