@@ -169,34 +169,26 @@ def test_every_bidding_path_appears_in_a_long_transcript():
     assert any(line["trump"] is None for line in lines)  # a pass-out
 
 
+def run_module(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", *args], capture_output=True, text=True)
+
+
 @pytest.mark.parametrize(
     "command",
     [["games.engine.selfplay"], ["games.bots.selfplay", "--policy", "hard"]],
 )
 def test_the_command_lines_run_as_modules(command):
-    result = subprocess.run(
-        [sys.executable, "-m", *command, "--seed", "1", "--matches", "1"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    result = run_module(*command, "--seed", "1", "--matches", "1")
+    assert result.returncode == 0, result.stderr
     first = json.loads(result.stdout.splitlines()[0])
     assert first["match"] == 0 and first["hand"] == 0
 
 
 def test_the_engines_command_line_knows_no_computer_player():
-    result = subprocess.run(
-        [sys.executable, "-m", "games.engine.selfplay", "--seed", "1", "--policy", "hard"],
-        capture_output=True,
-        text=True,
-    )
+    result = run_module("games.engine.selfplay", "--seed", "1", "--policy", "hard")
     assert result.returncode == 2 and "--policy" in result.stderr
 
 
 def test_bad_options_get_a_clear_message():
-    result = subprocess.run(
-        [sys.executable, "-m", "games.engine.selfplay", "--seed", "1", "--target", "0"],
-        capture_output=True,
-        text=True,
-    )
+    result = run_module("games.engine.selfplay", "--seed", "1", "--target", "0")
     assert result.returncode == 2 and "target" in result.stderr
