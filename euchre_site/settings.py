@@ -146,7 +146,8 @@ TEMPLATES = [
         },
     },
     {
-        # The board alone (games/jinja.py): rendered at every move, for each kind of viewer.
+        # The board and its pieces (games/presentation/jinja.py): rendered at every move, for
+        # each kind of viewer. Django pages show the pieces they share through {% piece %}.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "NAME": "jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],

@@ -40,7 +40,7 @@ class PublicMatch:
     ratings: tuple[str, str]  # as the players' profiles show them ("" for the computer)
     bots: tuple[bool, bool]  # which players are bot accounts (they play through the API)
     computer: str
-    # The options, as the match page and match_options.html show them.
+    # The options, as the match page and pieces.jinja's match_options show them.
     rated: bool
     spectators_allowed: bool
     deck: int

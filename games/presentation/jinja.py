@@ -3,11 +3,21 @@
 The board is rendered at every move for each kind of viewer; Jinja2 compiles it to Python and
 renders it in about half of Django's template time. Every other page stays a Django template.
 
+One engine for the board's whole subtree: ``templates/jinja2/board.jinja`` and the pieces it
+shows (card faces, the clock, the hint, a hand's summary, the BOT badge, a match's options, the
+invite, the analysis link) as Jinja2 macros in ``templates/jinja2/pieces.jinja``. Several of
+those pieces are on Django pages too (the lobby, profiles, the replay...): the macro is their
+one source, and a Django page calls it through ``{% piece "name" ... %}``
+(games/templatetags/pieces.py), ``{% card %}`` for a face. The other way round (Django
+partials under the board, through a bridge) cost a Django render, with the whole board's
+context copied, per piece; and a Django board with a fragment cache per kind of viewer would
+still pay Django's rendering for what changes at every move. A macro's output is Jinja2's
+markup, which Django's templates leave as it is (escaped once, as a Django value is).
+
 The board keeps Django's words and ways: its strings are Django's gettext (``_("...")`` and
 ``{% trans %}`` blocks give the same message ids as ``{% translate %}`` and
-``{% blocktranslate %}``, and ``manage.py makemessages`` reads them), undefined names render as
-nothing, and the rarer pieces it shows (a clock, a hint, a hand's summary) are the site's Django
-partials, included with the board's context.
+``{% blocktranslate %}``, and ``manage.py makemessages`` reads them), undefined names render
+as nothing.
 """
 
 from __future__ import annotations
@@ -18,25 +28,28 @@ from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.template import engines
-from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.utils.autoreload import file_changed
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from jinja2 import ChainableUndefined, Environment, pass_context
+from jinja2 import ChainableUndefined, Environment
+from jinja2.environment import TemplateModule
 
-from ..templatetags.cards import card, forget_faces
+from .cards import Card
 
 BOARD = "board.jinja"
+PIECES = "pieces.jinja"
 
 
 def environment(**options) -> Environment:
     """The Jinja2 environment of settings.TEMPLATES: Django's gettext, the card faces, URLs and
-    Django partials."""
+    static files."""
     options.update(extensions=["jinja2.ext.i18n"], undefined=ChainableUndefined)
     env = Environment(**options)  # noqa: S701 - Django's backend turns autoescape on
     env.install_gettext_translations(translation, newstyle=False)
-    env.globals.update(card=card, url=_url, partial=_partial)
+    env.globals.update(card=card, url=_url, static=static)
     return env
 
 
@@ -44,17 +57,23 @@ def render_board(context: dict, request: HttpRequest | None = None) -> SafeStrin
     """The board partial (``#board``) for this context (``board.board_context``); with the
     ``request`` of a page or an htmx call, its forms carry the CSRF token. Its words are in
     the active language."""
-    words = _words(translation.get_language())
+    words = _language(translation.get_language())
     template = engines["jinja2"].get_template(BOARD)
     return mark_safe(template.render({**context, **words}, request))  # noqa: S308 - Jinja2 escaped it
 
 
+def pieces(language: str | None = None) -> TemplateModule:
+    """The macros of ``pieces.jinja``, their words in ``language`` (the active one unless
+    given): ``pieces().bot_badge(True)``."""
+    return _language(language or translation.get_language())["pieces"]
+
+
 @cache
-def _words(language: str | None) -> dict:
+def _language(language: str | None) -> dict:
     """The board's ``gettext`` and ``ngettext`` for one language, each message translated once
     and remembered until a catalogue changes (``_catalogues_changed``), not looked up behind
-    the active language's context variable at every word. The i18n extension calls the ones
-    in the context before its own."""
+    the active language's context variable at every word; and ``pieces``, the macros with
+    these words. The i18n extension calls the ones in the context before its own."""
 
     @lru_cache(maxsize=1024)
     def gettext(message: str) -> str:
@@ -66,37 +85,49 @@ def _words(language: str | None) -> dict:
         with translation.override(language):
             return translation.ngettext(singular, plural, number)
 
-    return {"gettext": gettext, "ngettext": ngettext}
+    words = {"gettext": gettext, "ngettext": ngettext}
+    module = engines["jinja2"].env.get_template(PIECES).make_module(words)
+    return {**words, "pieces": module}
+
+
+def card(card, extra_class: str = "", decorative: bool = False, label: str = "") -> SafeString:
+    """A card's face (``pieces.jinja``'s ``face``): ``extra_class``, one more class on the card;
+    ``decorative``, hidden from screen readers (a button around it says what it is); ``label``,
+    the words read out instead of its name.
+
+    A board shows up to a dozen cards and is rendered at every move for each kind of viewer, so
+    each distinct face (card, options, words, language) is rendered once per process and
+    reused."""
+    # The words as markup, escaped once here whichever engine gave them: the macro leaves
+    # them as they are.
+    label = conditional_escape(label)
+    return _face(card.code, extra_class, bool(decorative), label, translation.get_language())
+
+
+@lru_cache(maxsize=4096)
+def _face(code: str, extra_class: str, decorative: bool, label: str, language: str) -> SafeString:
+    return SafeString(pieces(language).face(Card(code), extra_class, decorative, label))
 
 
 def _url(name: str, *args) -> str:
     return reverse(name, args=args)
 
 
-@pass_context
-def _partial(context, template_name: str, **extra) -> SafeString:
-    """A Django partial rendered with the board's context, and ``extra`` (what ``{% include
-    ... with %}`` would add)."""
-    request = context.get("request")
-    return mark_safe(  # noqa: S308 - a Django template's output, escaped by it
-        render_to_string(template_name, {**context.get_all(), **extra}, request=request)
-    )
-
-
 @receiver(file_changed)
 def _catalogues_changed(sender, file_path, **kwargs) -> None:
-    """A compiled catalogue changed under the development server (Django reloads its
-    translations without a restart): the remembered words and card faces go too."""
-    if file_path.suffix == ".mo":
+    """A compiled catalogue or a Jinja2 template changed under the development server (Django
+    reloads its translations and templates without a restart): the remembered words, pieces
+    and card faces go too."""
+    if file_path.suffix in {".mo", ".jinja"}:
         _forget_words()
 
 
 @receiver(setting_changed)
 def _languages_changed(setting: str, **kwargs) -> None:
-    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"}:
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "TEMPLATES"}:
         _forget_words()
 
 
 def _forget_words() -> None:
-    _words.cache_clear()
-    forget_faces()
+    _language.cache_clear()
+    _face.cache_clear()

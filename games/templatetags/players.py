@@ -1,5 +1,5 @@
-"""``{% include "partials/bot_badge.html" with bot=user|is_bot %}``: the BOT badge beside a
-bot account's name, wherever names show."""
+"""``{% piece "bot_badge" user|is_bot %}`` (the ``pieces`` library): the BOT badge beside a bot
+account's name, wherever names show."""
 
 from django import template
 

@@ -95,20 +95,20 @@ def test_the_seats_show_each_players_rating_on_the_page_and_in_pushes(alice, bob
     assert (context["my_rating"], context["their_rating"]) == ("1500?", "1612")
 
 
-def test_a_card_face_is_the_partials_markup_in_the_language_of_the_moment():
+def test_a_card_face_is_the_face_macros_markup_in_the_language_of_the_moment():
     # Faces are rendered once per process and kept: the words must still follow the language.
     from django.template import Context, Template
-    from django.template.loader import render_to_string
     from django.utils import translation
 
     from games.presentation.cards import Card
+    from games.presentation.jinja import pieces
 
     tag = Template("{% load cards %}{% card c %}|{% card c decorative=True %}|{% card c label=x %}")
     for language in ("en", "th", "en", "am"):
         with translation.override(language):
             faces = tag.render(Context({"c": Card("JH"), "x": "words"})).split("|")
             name = Card("JH").label
-            assert faces[0] == render_to_string("partials/card.html", {"card": Card("JH")})
+            assert faces[0] == str(pieces().face(Card("JH")))
             assert f'aria-label="{name}"' in faces[0]
             assert 'aria-hidden="true"' in faces[1] and "aria-label" not in faces[1]
             assert 'aria-label="words"' in faces[2]

@@ -1,9 +1,9 @@
 """Django's makemessages, reading the board's Jinja2 template (``templates/jinja2/*.jinja``) too.
 
 Django's own command reads Python files and Django templates. The board is a Jinja2 template
-(games/jinja.py) whose words are the same gettext messages; for each ``.jinja`` file this hands
-xgettext one Python gettext call per message that Jinja2's own extractor finds there, on the
-message's line. ``manage.py update_catalogues`` and the catalogue tests run this command.
+(games/presentation/jinja.py) whose words are the same gettext messages; for each ``.jinja``
+file this hands xgettext one Python gettext call per message that Jinja2's own extractor finds
+there, on the message's line. ``manage.py update_catalogues`` and the catalogue tests run this command.
 """
 
 from __future__ import annotations
