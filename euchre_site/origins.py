@@ -43,9 +43,17 @@ class SameOriginValidator(OriginValidator):
         super().__init__(application, allowed_origins=[])
 
     async def __call__(self, scope, receive, send):
-        origin = _header(scope, b"origin")
-        parsed = urlparse(origin) if origin else None
-        allowed = [o for o in (own_origin(scope), *settings.CSRF_TRUSTED_ORIGINS) if o]
-        if parsed is not None and any(self.match_allowed_origin(parsed, o) for o in allowed):
+        if self._allowed(scope):
             return await self.application(scope, receive, send)
         return await WebsocketDenier()(scope, receive, send)
+
+    def _allowed(self, scope) -> bool:
+        origin = _header(scope, b"origin")
+        allowed = [o for o in (own_origin(scope), *settings.CSRF_TRUSTED_ORIGINS) if o]
+        # An Origin or a Host that does not parse ("http://[", a port "abc") is refused like
+        # any other: urlparse and Channels' port check raise ValueError on them.
+        try:
+            parsed = urlparse(origin) if origin else None
+            return parsed is not None and any(self.match_allowed_origin(parsed, o) for o in allowed)
+        except ValueError:
+            return False

@@ -26,7 +26,7 @@ from ..presentation import refusals
 from ..realtime.consumers import Dispatch, in_database
 from ..services import throttle
 from ..services.events import twice
-from ..web.moves import Unreadable, move_submit
+from ..web.moves import Unreadable, frame_of, move_submit
 from .auth import Unauthorized, authenticate, live_token, token_from_header
 from .feeds import AccountFeed, Closed, Feed, MatchFeed, remember_move
 
@@ -240,10 +240,8 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
             await self._error("no_messages", _("This connection takes no messages"))
             return
         try:
-            data = json.loads(text_data or "")
-            if not isinstance(data, dict):
-                raise ValueError
-        except ValueError:
+            data = frame_of(text_data)
+        except Unreadable:
             await self._error("unreadable", _("That move could not be read"))
             return
         async with self.lock:  # the mover's own state goes out in order with the others

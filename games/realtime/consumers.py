@@ -36,7 +36,7 @@ from ..presentation.board import board_context
 from ..presentation.jinja import render_board
 from ..services import throttle
 from ..services.events import LOBBY_GROUP, lobby_user_group, match_group, twice, user_group
-from ..web.moves import Unreadable, move_submit
+from ..web.moves import Unreadable, frame_of, move_submit
 from . import sessions
 
 log = logging.getLogger(__name__)
@@ -127,8 +127,27 @@ class HealthConsumer(Dispatch, AsyncJsonWebsocketConsumer):
     async def health_echo(self, event: dict) -> None:
         await self.send_json({"status": "ok", "channel_layer": type(self.channel_layer).__name__})
 
-    async def receive_json(self, content, **kwargs) -> None:
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        # Not Channels' receive_json: a frame that is no JSON object would raise out of it and
+        # drop the socket.
+        try:
+            content = frame_of(text_data)
+        except Unreadable:
+            with translation.override(language_for_scope(self.scope)):
+                await self.send_json({"error": _("That message could not be read")})
+            return
         await self.send_json({"status": "ok", "echo": content})
+
+
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """Any other websocket address: accepted to say so in words, then closed (4404), rather
+    than a handshake that fails."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        with translation.override(language_for_scope(self.scope)):
+            await self.send(text_data=json.dumps({"error": _("There is nothing here")}))
+        await self.close(code=NO_SUCH_MATCH)
 
 
 class PerLoop:
@@ -444,9 +463,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         """A move over the socket: ``{"action": "play:JH", "version": 12}``, read like the
         page's form post (``moves.move_submit``)."""
         try:
-            content = json.loads(text_data or "")
-            if not isinstance(content, dict):
-                raise Unreadable
+            content = frame_of(text_data)
             if content.get("hint"):  # {"hint": 1}: the Hint button's question, not a move
                 await self.send(text_data=await in_database(self._hint)())
                 return

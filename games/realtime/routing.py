@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from ..api.streams import StreamConsumer
 from ..web import converters  # noqa: F401  (converters registers <match:>)
@@ -9,9 +9,11 @@ websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/me/", consumers.UserConsumer.as_asgi()),
     path("ws/matches/<match:match_id>/", consumers.MatchConsumer.as_asgi()),
+    re_path(r"", consumers.NoSuchSocket.as_asgi()),  # any other address: said so, in words
 ]
 
 api_websocket_urlpatterns = [
     path("api/v1/ws/account", StreamConsumer.as_asgi()),
     path("api/v1/ws/matches/<match:match_id>", StreamConsumer.as_asgi()),
+    re_path(r"", consumers.NoSuchSocket.as_asgi()),
 ]

@@ -4,6 +4,7 @@ limit, and applied by ``services.move_apply``; the edges word the refusals."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 from django.core.exceptions import ValidationError
@@ -16,6 +17,18 @@ from .forms import MoveForm
 
 class Unreadable(ValueError):
     """The data is not a move: no action, or a version that is not a whole number."""
+
+
+def frame_of(text: str | None) -> dict:
+    """A socket's text frame as a JSON object; Unreadable if it is not one: not JSON, nested
+    deeper than the decoder goes (RecursionError, not a ValueError), or not an object."""
+    try:
+        content = json.loads(text or "")
+    except (ValueError, RecursionError):
+        raise Unreadable from None
+    if not isinstance(content, dict):
+        raise Unreadable
+    return content
 
 
 def move_submit(*, user, match_id: int, data: Mapping, api: bool = False) -> Match:

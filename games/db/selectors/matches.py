@@ -68,7 +68,9 @@ def match_history(
     matches = Match.objects.filter(
         Q(player0=user) | Q(player1=user), status__in=ended, player1__isnull=False
     )
-    if opponent:
+    if "\x00" in opponent:  # no name holds one, and PostgreSQL refuses it in a query
+        matches = matches.none()
+    elif opponent:
         matches = matches.filter(
             Q(player0__username__iexact=opponent) | Q(player1__username__iexact=opponent)
         )

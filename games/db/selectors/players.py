@@ -24,6 +24,8 @@ def record(*, user) -> dict[str, int]:
 
 
 def user_by_name(username: str):
+    if "\x00" in username:  # no name holds one, and PostgreSQL refuses it in a query
+        return None
     return get_user_model().objects.filter(username=username).first()
 
 

@@ -3,7 +3,8 @@
 Django's own command reads Python files and Django templates. The board is a Jinja2 template
 (games/presentation/jinja.py) whose words are the same gettext messages; for each ``.jinja``
 file this hands xgettext one Python gettext call per message that Jinja2's own extractor finds
-there, on the message's line. ``manage.py update_catalogues`` and the catalogue tests run this command.
+there, on the message's line. ``manage.py update_catalogues`` and the catalogue tests run this
+command.
 """
 
 from __future__ import annotations
