@@ -21,6 +21,7 @@ def test_a_dropped_connection_shows_offline_then_reconnects_and_resynchronises(
 ):
     match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
     port = free_port()
+    restarted = None
     server = Server(server_env(), port=port).start()
     try:
         page = new_page(logged_in=alice)
@@ -61,6 +62,7 @@ def test_a_dropped_connection_shows_offline_then_reconnects_and_resynchronises(
         # took more than 5 s after the board (CI's PostgreSQL pass, once).
         page.wait_for_selector("#live-status[hidden]", state="attached", timeout=20_000)
         assert page.evaluate("window.sameDocument")
-        restarted.stop()
     finally:
         server.stop()
+        if restarted is not None:  # a failed step must not leave it serving the test database
+            restarted.stop()
