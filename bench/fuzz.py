@@ -2588,29 +2588,11 @@ async def main_async(args, site: Site, world: World) -> int:
         f"{sum(len(v) for v in fuzz.failures.values())} requests), by cause (the traceback "
         "of each class's first request replayed alone, made smaller while it still fails):"
     )
-    causes: dict[str, list] = collections.defaultdict(list)
-    for entry in replayed:
-        traces_, got = entry[4], entry[3]
-        cause = traces_[0].signature() if traces_ else f"no traceback ({got.label} replayed)"
-        causes[cause].append(entry)
-    for number, (cause, entries) in enumerate(
-        sorted(causes.items(), key=lambda kv: -sum(len(e[1]) for e in kv[1])), 1
-    ):
-        requests = sum(len(e[1]) for e in entries)
-        statuses = collections.Counter(o.label for e in entries for _, o in e[1])
-        print(
-            f"\n  {number}. {cause}: {requests} requests in {len(entries)} classes "
-            f"({counts(statuses)})"
-        )
-        for key, items, *_rest in entries[:12]:
-            print(f"     {len(items):5d} x {key}")
-        if len(entries) > 12:
-            print(f"     ... and {len(entries) - 12} more classes")
-        key, items, small, got, traces_, body = entries[0]
-        print(f"     reproduction (replayed alone: {got.label}):")
-        print(shown(small, body))
-        for trace in traces_[:1]:
-            print(trace_summary(trace))
+    print_causes(
+        replayed, "requests",
+        traces_of=lambda e: e[4], outcome_of=lambda e: e[3].label,
+        label_of=lambda item: item[1].label, reproduce=lambda e: shown(e[2], e[5]),
+    )  # fmt: skip
     if len(classes) > len(replayed):
         print(f"\n  not replayed ({len(classes) - len(replayed)} classes):")
         for key, items in classes:
@@ -2621,29 +2603,11 @@ async def main_async(args, site: Site, world: World) -> int:
                 )
     print()
     print(f"Failing websocket classes: {len(sockets.failures)} ({wfail} handshakes), by cause:")
-    ws_causes: dict[str, list] = collections.defaultdict(list)
-    for entry in ws_replayed:
-        again, traces_ = entry[2], entry[3]
-        cause = traces_[0].signature() if traces_ else f"no traceback ({again.outcome} replayed)"
-        ws_causes[cause].append(entry)
-    for number, (cause, entries) in enumerate(
-        sorted(ws_causes.items(), key=lambda kv: -sum(len(e[1]) for e in kv[1])), 1
-    ):
-        total_ = sum(len(e[1]) for e in entries)
-        outcomes = collections.Counter(s.outcome for e in entries for s in e[1])
-        print(
-            f"\n  {number}. {cause}: {total_} handshakes in {len(entries)} classes "
-            f"({counts(outcomes)})"
-        )
-        for key, items, *_rest in entries[:12]:
-            print(f"     {len(items):5d} x {key}")
-        if len(entries) > 12:
-            print(f"     ... and {len(entries) - 12} more classes")
-        _key, _items, again, traces_ = entries[0]
-        print(f"     reproduction (replayed alone: {again.outcome}):")
-        print(ws_shown(sockets, again))
-        for trace in traces_[:1]:
-            print(trace_summary(trace))
+    print_causes(
+        ws_replayed, "handshakes",
+        traces_of=lambda e: e[3], outcome_of=lambda e: e[2].outcome,
+        label_of=lambda item: item.outcome, reproduce=lambda e: ws_shown(sockets, e[2]),
+    )  # fmt: skip
     extra_ws = ws_classes[len(ws_replayed) :]
     if extra_ws:
         print(f"\n  not replayed ({len(extra_ws)} classes):")
@@ -2656,6 +2620,30 @@ async def main_async(args, site: Site, world: World) -> int:
         f"http; {wfail} failed websockets; /healthz {health.label}"
     )
     return 1 if failed else 0
+
+
+def print_causes(entries, unit: str, *, traces_of, outcome_of, label_of, reproduce) -> None:
+    """Failing classes (key, items, ...) replayed alone, grouped by the traceback the replay
+    left (the most failures first): each cause with its classes, one reproduction and the
+    traceback's last lines. The accessors read an entry of one kind (http or websocket)."""
+    causes: dict[str, list] = collections.defaultdict(list)
+    for entry in entries:
+        traces_ = traces_of(entry)
+        replayed = f"no traceback ({outcome_of(entry)} replayed)"
+        causes[traces_[0].signature() if traces_ else replayed].append(entry)
+    ranked = sorted(causes.items(), key=lambda kv: -sum(len(e[1]) for e in kv[1]))
+    for number, (cause, group) in enumerate(ranked, 1):
+        total = sum(len(e[1]) for e in group)
+        labels = collections.Counter(label_of(item) for e in group for item in e[1])
+        print(f"\n  {number}. {cause}: {total} {unit} in {len(group)} classes ({counts(labels)})")
+        for key, items, *_rest in group[:12]:
+            print(f"     {len(items):5d} x {key}")
+        if len(group) > 12:
+            print(f"     ... and {len(group) - 12} more classes")
+        print(f"     reproduction (replayed alone: {outcome_of(group[0])}):")
+        print(reproduce(group[0]))
+        for trace in traces_of(group[0])[:1]:
+            print(trace_summary(trace))
 
 
 async def _read_all(port: int, path: str) -> bytes:

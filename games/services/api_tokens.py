@@ -60,10 +60,9 @@ def api_tokens_revoke_all(*, user) -> int:
     """Revoke every live token of ``user`` (their password changed or was reset: a token made
     with a stolen password must not outlive it); returns how many were live."""
     with transaction.atomic():
-        live = list(ApiToken.objects.select_for_update().filter(user=user, revoked_at__isnull=True))
-        now = timezone.now()
-        for row in live:
-            row.revoked_at = now
-            row.save(update_fields=["revoked_at"])
-            events.token_revoked_on_commit(row.pk)
-    return len(live)
+        live = ApiToken.objects.select_for_update().filter(user=user, revoked_at__isnull=True)
+        revoked = list(live.values_list("pk", flat=True))
+        ApiToken.objects.filter(pk__in=revoked).update(revoked_at=timezone.now())
+        for token_id in revoked:
+            events.token_revoked_on_commit(token_id)
+    return len(revoked)

@@ -1,4 +1,5 @@
-"""Rate limits counted in Django's cache: sign-ups per address and per name, moves per player.
+"""Rate limits counted in Django's cache: sign-ups per address and per name, moves per player,
+and (``limit``, for the services) challenges and rematch offers per player.
 
 A fixed window per limit: the count of events in the current window of ``seconds``. The
 cache is Redis when REDIS_URL is set, so every server process shares the counts; in memory
