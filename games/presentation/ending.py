@@ -4,6 +4,8 @@ this viewer, and the move clock (or when an abandoned match may be claimed).
 
 from __future__ import annotations
 
+import math
+
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -94,7 +96,10 @@ def clock_context(match: PublicMatch, seat: int | None, turn: int, opponent_pres
     opens = match.claim_opens_at
     if opens is None or seat is None or turn == seat or opponent_present:
         return {}
-    wait = max(0, int((opens - now).total_seconds()))
+    # Rounded up: the page shows the claim button when its count reaches zero, and the server
+    # takes the claim only from ``opens`` on (rounded down, the button came up to a second early
+    # and the click was refused: "You may claim the match in 0 min 01 s").
+    wait = max(0, math.ceil((opens - now).total_seconds()))
     return {"claim_seconds": wait, "claim_text": minutes(wait)}
 
 
