@@ -128,7 +128,7 @@ def world_main() -> None:
                 match_id=match.pk,
                 action=str(rng.choice(legal_actions(state))),
                 version=match.version,
-            )
+            ).match
         return match
 
     matches = {

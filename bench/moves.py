@@ -2,11 +2,12 @@
 without the noise of a loaded machine (bench/load/ measures the whole under load).
 
 Plays ``--matches`` matches between fresh players through the match socket's own code
-(``MatchConsumer._move``: the session check, ``moves.move_submit``, the mover's board), then
-what the opponent's server process does with the push (``consumers._read_many``, the
-opponent's board). The push itself (the channel layer, the sockets) is not counted. Prints
-the CPU time (``time.process_time``) per move of each stage, median and p90 over all moves,
-and the total. Run it before and after a change, in the same sitting.
+(``MatchConsumer._move``: the session check, ``moves.move_submit``, the table the move left and
+the mover's board), then what the opponent's server process does with the push (its room reads
+the match, ``tables.read_tables``, and renders the opponent's board). The push itself (the
+channel layer, the sockets) is not counted. Prints the CPU time (``time.process_time``) per
+move of each stage, median and p90 over all moves, and the total. Run it before and after a
+change, in the same sitting.
 
     DATABASE_URL=postgres://euchre:euchre@127.0.0.1:5432/euchre \\
     .venv/bin/python bench/moves.py [--matches 40] [--moves 60]
@@ -60,6 +61,7 @@ def main() -> None:
     from games import services
     from games.engine import legal_actions
     from games.realtime import consumers
+    from games.realtime.tables import Table, read_tables
     from games.services import events
     from games.web.moves import move_submit
 
@@ -72,7 +74,6 @@ def main() -> None:
         consumer.session_key = client.cookies["sessionid"].value
         consumer.language, consumer.base_url = "en", "http://127.0.0.1:8000"
         consumer.casual_for_you = False
-        consumer.ratings = consumers._table(match).match.ratings
         return consumer
 
     # The push after the commit goes nowhere: a server hands it to its event loop and the
@@ -95,23 +96,27 @@ def main() -> None:
         opened = services.match_create(user=a, move_seconds=None)
         match = services.match_join(user=b, match_id=opened.pk)
         sockets = {match.seat_of(user): socket(user, match) for user in (a, b)}
+        table = read_tables([match.pk], [match.pk], set())[match.pk].table
         for _ in range(args.moves):
             if match.is_over:
                 break
-            mover, other = sockets[match.state.turn], sockets[match.state.turn ^ 1]
+            seat = match.state.turn
+            mover, other = sockets[seat], sockets[seat ^ 1]
             action = str(rng.choice(legal_actions(match.state)))  # as a player might
             content = {"action": action, "version": match.version}
             clock = time.process_time()
             mover.check_session()
             lap("session check")
-            match = move_submit(user=mover.user, match_id=match.pk, data=content)
+            moved = move_submit(user=mover.user, match_id=match.pk, data=content)
+            match = moved.match
             lap("move_submit")
-            # As ``MatchConsumer._move``: the ratings change only when a match ends.
-            mover.render(consumers._table(match, None if match.is_over else mover.ratings))
+            # As ``MatchConsumer._move`` and the room: the table the move left, its board.
+            table = Table.after(moved, table, table.match.ratings)
+            mover.render(table, seat)
             lap("mover's board")
-            table = consumers._read_many([match.pk])[match.pk]
+            read = read_tables([match.pk], [], set())[match.pk].table
             lap("opponent: read")
-            other.render(table)
+            other.render(read.with_presence(table.present, table.watching), seat ^ 1)
             lap("opponent's board")
 
     moves = len(spent[STAGES[0]])

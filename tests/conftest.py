@@ -68,21 +68,12 @@ def fresh_channel_layer():
 
 
 @pytest.fixture(autouse=True)
-def fresh_presence():
-    # Each process remembers who is connected to a match for a few seconds, by match id; a
-    # later test can reuse an id (SQLite): every test starts with nothing remembered.
-    from games.db.selectors import connections
+def fresh_process_caches():
+    # A process remembers words, addresses and verified sessions (games.caches); a later test
+    # can reuse an id (SQLite) or change a setting: every test starts with nothing remembered.
+    from games import caches
 
-    connections._presence.clear()
-
-
-@pytest.fixture(autouse=True)
-def fresh_api_reads():
-    # The API's streams share a process's latest read of a match for a moment, by match id; a
-    # later test can reuse an id (SQLite): every test starts with nothing remembered.
-    from games.api import feeds
-
-    feeds._recent.clear()
+    caches.clear_all()
 
 
 @pytest.fixture(autouse=True)

@@ -23,7 +23,7 @@ def play_to_the_end(match: Match, seed: int = 0) -> Match:
         match = services.move_apply(
             user=match.players[state.turn], match_id=match.pk,
             action=str(rng.choice(legal_actions(state))), version=match.version,
-        )  # fmt: skip
+        ).match  # fmt: skip
     return match
 
 
@@ -37,7 +37,7 @@ def both_acted(match: Match) -> Match:
         match = services.move_apply(
             user=match.players[state.turn], match_id=match.pk,
             action="pass" if "pass" in actions else actions[0], version=match.version,
-        )  # fmt: skip
+        ).match  # fmt: skip
     return match
 
 

@@ -24,7 +24,7 @@ def test_moves_leave_no_garbage_in_cycles(alice, bob):
         for _ in range(12):
             mover = match.players[match.state.turn]
             data = {"action": str(legal_actions(match.state)[-1]), "version": match.version}
-            match = move_submit(user=mover, match_id=match.pk, data=data)
+            match = move_submit(user=mover, match_id=match.pk, data=data).match
         gc.collect()
         garbage = sorted({type(thing).__qualname__ for thing in gc.garbage})
     finally:

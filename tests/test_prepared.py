@@ -19,7 +19,7 @@ from games.db import statements
 from games.db.prepared import Prepared
 from games.db.public import PLAYERS
 from games.models import ApiToken, Match, Move, PlayerSettings
-from games.realtime.consumers import _read_many
+from games.realtime.tables import read_tables
 from games.services import core
 
 from .api.conftest import token_for
@@ -79,9 +79,12 @@ def test_a_match_id_that_is_no_match_is_not_found(played):
 
 def test_a_sockets_read_of_few_matches_is_the_same_as_of_many(played, monkeypatch):
     ids = [m.pk for m in played] + [10**9]
-    few = _read_many(ids)
-    monkeypatch.setattr("games.realtime.consumers.FEW", 0)  # the one query for them all
-    many = _read_many(ids)
+    def tables():
+        return {pk: read.table for pk, read in read_tables(ids, [], set()).items() if read.table}
+
+    few = tables()
+    monkeypatch.setattr("games.realtime.tables.FEW", 0)  # the one query for them all
+    many = tables()
     assert few.keys() == many.keys() == {m.pk for m in played}
     for pk in few:
         assert few[pk].match == many[pk].match
@@ -118,7 +121,7 @@ def test_the_database_plans_a_moves_statements_once_per_connection(played):
     for _ in range(12):  # psycopg prepares at the fifth; PostgreSQL goes generic after five more
         with transaction.atomic():
             statements.MATCH_LOCKED.first(played[1].pk)
-        _read_many([played[0].pk])
+        read_tables([played[0].pk], [], set())
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement, generic_plans FROM pg_prepared_statements")
         planned = {statement: generic for statement, generic in cursor.fetchall()}

@@ -8,38 +8,15 @@ missed. The stream http and the websocket carry the same events (``streams``).""
 
 from __future__ import annotations
 
-import time
-
 from .. import services
 from ..db import statements
 from ..db.selectors.lobby import pending_challenges
 from ..db.selectors.matches import my_active_matches
 from ..models import Challenge, Match, MatchStatus, Move
 from ..services import NotAllowed, NotFound
-from ..services.events import api_token_group, lobby_user_group, match_group, user_group
+from ..services.events import api_token_group, lobby_user_group, user_group
 from . import shapes
 from .auth import token_live
-
-# Each process remembers its latest read of a match for a moment (see MatchFeed._read), with
-# the moves of its last few versions: enough for every stream that was up to date.
-RECENT_SECONDS = 2.0
-RECENT_MOVES = 8
-_recent: dict[int, tuple[float, Match, int, list[Move]]] = {}
-
-
-def remember_move(match: Match, *, user, action: str) -> None:
-    """``match`` as ``user``'s move (just committed, in this process) left it: this process's
-    streams of the match that were up to date take the move and the match from here, without
-    reading them back (a later read already remembered is kept)."""
-    remembered = _recent.get(match.pk)
-    if remembered is not None and remembered[1].version >= match.version:
-        return
-    row = Move(
-        match=match, seq=match.move_count, seat=match.seat_of(user), player=user,
-        action=action.strip(),  # as the move's form cleaned it: the text that was applied
-        version=match.version,
-    )  # fmt: skip
-    _recent[match.pk] = (time.monotonic() + RECENT_SECONDS, match, match.version - 1, [row])
 
 
 class Closed(Exception):
@@ -62,18 +39,20 @@ class Feed:
         # The player's group brings session checks (a suspension), the token's its revocation.
         return [user_group(self.user.pk), api_token_group(self.token_id)]
 
-    def wants(self, event: dict | None) -> bool:
-        """Whether ``event`` (None: a heartbeat) calls for a read of the database."""
-        return True
-
-    def on(self, event: dict | None) -> list[dict]:
-        """The events to send after the layer's ``event`` (None: a heartbeat, which checks
-        the token and catches up on anything a lost push did not bring). Raises Closed."""
+    def check(self, event: dict | None) -> None:
+        """Raise Closed if the layer's ``event`` (None: a heartbeat) ends the stream: its
+        token was revoked, or its player's session may have ended and the token no longer
+        works (a suspension)."""
         kind = (event or {}).get("type")
         if kind == "token.revoked":
             raise Closed("token_revoked")
         if kind in (None, "session.check", "session.ended") and not token_live(self.token_id):
             raise Closed("token_revoked")
+
+    def on(self, event: dict | None) -> list[dict]:
+        """The events to send after the layer's ``event`` (None: a heartbeat, which checks
+        the token and catches up on anything a lost push did not bring). Raises Closed."""
+        self.check(event)
         return self.changed()
 
     def start(self) -> list[dict]:
@@ -85,9 +64,6 @@ class Feed:
     # The stream's life, for what it records while open (a match's stream: presence).
     def arrive(self, name: str) -> None:
         """The stream is open; ``name`` is unique to it. Called after ``start``."""
-
-    def still_here(self) -> None:
-        """The stream's heartbeat."""
 
     def leave(self) -> None:
         """The stream closed."""
@@ -106,27 +82,14 @@ class MatchFeed(Feed):
         self.playing = False  # the token's player has a seat: the stream counts for presence
         self.present = ""  # the name its presence row has while the stream is open
 
-    def groups(self) -> list[str]:
-        return [match_group(self.match_id), *super().groups()]
+    def on(self, event: dict | None) -> list[dict]:
+        """The layer's news of the token and the player (the match's own changes come from
+        its room: ``table_events``)."""
+        self.check(event)
+        return []
 
-    def wants(self, event: dict | None) -> bool:
-        if event is None or event.get("type") != "match.changed":
-            return True
-        version = event.get("version")
-        # Presence alone (version None) changes nothing a program sees.
-        return version is not None and (self.version is None or version > self.version)
-
-    def _read(self, at_least: int | None = None) -> tuple[Match | None, list[Move]]:
-        """The match, and its moves since the last version sent. An event's read (``at_least``:
-        its version) is shared by this process's streams of the match for a moment: both
-        players' streams, and any spectators', cost one read per change."""
-        remembered = _recent.get(self.match_id)
-        since = self.version or 0
-        if at_least is not None and remembered is not None:
-            expires, match, lower, moves = remembered
-            fresh = expires > time.monotonic() and match.version >= at_least and since >= lower
-            if fresh and (match.player0_id, match.player1_id) == self.player_ids:
-                return match, [m for m in moves if m.version > since]
+    def _read(self) -> tuple[Match | None, list[Move]]:
+        """The match, and its moves since the last version sent."""
         match = statements.MATCH.first(self.match_id)
         if match is None:
             return None, []
@@ -135,17 +98,47 @@ class MatchFeed(Feed):
             match = Match.objects.select_related(*players).get(pk=self.match_id)
             self.player_ids = (match.player0_id, match.player1_id)
             self.players = [shapes.player(p) for p in match.players]
-        lower = max(0, min(since, match.version - RECENT_MOVES))  # a client's since may be < 0
-        moves = statements.MOVES_BETWEEN.all(match.pk, lower, match.version)
-        if len(_recent) > 10_000:
-            _recent.clear()
-        _recent[self.match_id] = (time.monotonic() + RECENT_SECONDS, match, lower, moves)
-        return match, [m for m in moves if m.version > since]
+        since = max(0, self.version or 0)  # a client's since may be < 0
+        return match, list(statements.MOVES_BETWEEN.all(match.pk, since, match.version))
 
-    def on(self, event: dict | None) -> list[dict]:
-        if event is not None and event.get("type") == "match.changed":
-            return self.changed(at_least=event.get("version"))
-        return super().on(event)
+    def table_events(self, table) -> list[dict] | None:
+        """The events the match's room's ``table`` (``games.realtime.tables.Table``) brings:
+        the moves since the last version sent and the state, from the table alone (the
+        opponent's stream and every spectator's share it); None when the table does not hold
+        every move missed (then ``changed`` reads them). Raises Closed."""
+        match = table.row
+        if match.closed_to(self.user):
+            raise Closed("not_open_to_watch")
+        if self.version is not None and table.version <= self.version:
+            return []
+        if self.version is not None and (
+            table.moves_above is None or table.moves_above > self.version
+        ):
+            return None
+        if (match.player0_id, match.player1_id) != self.player_ids:
+            self.player_ids = (match.player0_id, match.player1_id)
+            self.players = [shapes.player(p) for p in match.players]
+        seat, over = match.seat_of(self.user), match.is_over
+        events = []
+        if self.version is not None:
+            events = [
+                {"type": "move", "match_id": match.pk, **shapes.move(row, seat=seat, over=over)}
+                for row in table.moves
+                if row.version > self.version
+            ]
+        self.version = match.version
+        state = table.once(("api", seat), lambda: self._state(match, seat, table.state))
+        events.append(state)
+        return events
+
+    def _state(self, match: Match, seat: int | None, state) -> dict:
+        return {
+            "type": "state",
+            "version": match.version,
+            "match": shapes.match_public(match, state, self.players),
+            "seat": seat,
+            "view": shapes.match_view(match, seat, state),
+        }
 
     def start(self) -> list[dict]:
         """The first events: refused with a GameError if the match is not the viewer's to
@@ -167,17 +160,13 @@ class MatchFeed(Feed):
             )
             self.present = name
 
-    def still_here(self) -> None:
-        if self.present:  # the row does not expire while the stream is open
-            services.connections_touch(channel_names=[self.present])
-
     def leave(self) -> None:
         if self.present:
             services.connection_close(match_id=self.match_id, channel_name=self.present)
             self.present = ""
 
-    def changed(self, at_least: int | None = None) -> list[dict]:
-        match, moves = self._read(at_least)
+    def changed(self) -> list[dict]:
+        match, moves = self._read()
         if match is None:
             return []
         if match.closed_to(self.user):

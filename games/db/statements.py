@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from django.db.models import QuerySet
 
+from .. import caches
 from ..models import ApiToken, Match, Move
 from .prepared import Prepared
 from .public import PLAYERS
@@ -32,6 +33,9 @@ def forget() -> None:
     changes the database's settings."""
     for prepared in STATEMENTS.values():
         prepared.forget()
+
+
+caches.register("prepared statements", forget)
 
 
 def _match_with_players_locked(match_id) -> QuerySet:

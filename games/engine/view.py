@@ -170,7 +170,8 @@ def _log(state: State, seat: int | None) -> tuple[LogEntry, ...]:
     log = []
     results = state.results
     current = None if state.is_over else state
-    shown = results[-2:] if state.is_over else results[-1:] if not state.tricks else ()
+    # The last hand, until the next one has a trick: at the end, the last hand alone.
+    shown = results[-1:] if state.is_over or not state.tricks else ()
     for result in shown:
         log += _hand_log(
             result.number, result.dealer, result.upcard, result.bids, result.discard,

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from .. import caches
 from ..db.public import PublicMatch
 from ..engine.view import View
 from ..models import MatchStatus, Report
@@ -221,3 +222,6 @@ def trick_context(view, names, seat) -> dict:
     if view.log and view.log[-1].kind == "play":
         context["new_card"] = view.log[-1].card
     return context
+
+
+caches.register("match addresses", match_urls.cache_clear)

@@ -37,6 +37,7 @@ from django.utils.safestring import SafeString, mark_safe
 from jinja2 import ChainableUndefined, Environment
 from jinja2.environment import TemplateModule
 
+from .. import caches
 from .cards import Card
 
 BOARD = "board.jinja"
@@ -119,7 +120,7 @@ def _catalogues_changed(sender, file_path, **kwargs) -> None:
     reloads its translations and templates without a restart): the remembered words, pieces
     and card faces go too."""
     if file_path.suffix in {".mo", ".jinja"}:
-        _forget_words()
+        caches.clear_all()
 
 
 @receiver(setting_changed)
@@ -131,3 +132,6 @@ def _languages_changed(setting: str, **kwargs) -> None:
 def _forget_words() -> None:
     _language.cache_clear()
     _face.cache_clear()
+
+
+caches.register("board words", _forget_words)

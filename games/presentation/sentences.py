@@ -9,6 +9,7 @@ from functools import lru_cache
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from .. import caches
 from .cards import SUIT_NAMES, Card
 
 
@@ -150,3 +151,6 @@ def hand_summary(result, names, seat) -> dict:
         }
     )
     return summary
+
+
+caches.register("move log lines", _log_line.cache_clear)

@@ -1,13 +1,13 @@
 from django.urls import path, re_path
 
-from ..api.streams import StreamConsumer
+from ..api.consumers import StreamConsumer
 from ..web import converters  # noqa: F401  (converters registers <match:>)
-from . import consumers  # noqa: F401  (converters registers <match:>)
+from . import consumers, lobby
 
 websocket_urlpatterns = [
     path("ws/health/", consumers.HealthConsumer.as_asgi()),
-    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
-    path("ws/me/", consumers.UserConsumer.as_asgi()),
+    path("ws/lobby/", lobby.LobbyConsumer.as_asgi()),
+    path("ws/me/", lobby.UserConsumer.as_asgi()),
     path("ws/matches/<match:match_id>/", consumers.MatchConsumer.as_asgi()),
     re_path(r"", consumers.NoSuchSocket.as_asgi()),  # any other address: said so, in words
 ]

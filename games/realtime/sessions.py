@@ -23,6 +23,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
+from .. import caches
 from ..services import events
 
 
@@ -98,3 +99,6 @@ def _logged_out(sender, request, user, **kwargs) -> None:
     if user is not None and request is not None and request.session.session_key:
         event = {"type": "session.ended", "session_key": request.session.session_key}
         events.send_to_group(events.user_group(user.pk), event)
+
+
+caches.register("verified sessions", _verified.clear)

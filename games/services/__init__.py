@@ -46,6 +46,7 @@ from .clocks import (
 )
 from .hints import hint_for
 from .matches import (
+    Moved,
     computer_user,
     match_abort,
     match_create,
@@ -121,6 +122,7 @@ __all__ = [
     "match_join",
     "match_resign",
     "match_void",
+    "Moved",
     "move_apply",
     "player_language_set",
     "player_look_set",

@@ -3,13 +3,13 @@
 ``send_event_on_commit`` is the only way a match's change reaches the sockets (a player's own
 news, challenges and sessions, goes to their group the same way). The event is lean: the
 match's id and version, and whether who is connected changed; never a card, the seed or anything
-else a viewer may not see, because it travels through Redis to every server process. Each
-process reads the match back once per event and renders one board per kind of viewer
-(``consumers.Boards``).
+else a viewer may not see, because it travels through Redis to every server process. There the
+match's room reads the match back once per event (none for a move made in that process) and
+each kind of viewer's board is rendered once (``games.realtime.room``).
 
 Events go out only after the transaction commits (nobody sees a change that was rolled back),
 and a failing layer (Redis down) never fails the change itself: the sockets resynchronise by
-version when the layer is back (``consumers.Heartbeat``).
+version when the layer is back (``games.realtime.tables``: the heartbeat).
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ import logging
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
-
-from ..db import selectors
 
 log = logging.getLogger(__name__)
 
@@ -78,8 +76,6 @@ def _send_to_users(user_ids: tuple[int, ...], event: dict) -> None:
 def _send(
     match_id: int, *, version, lobby: tuple, presence: bool, opened: str, watch: bool = False
 ) -> None:
-    if presence:  # who is connected just changed: not what this process remembers
-        selectors.forget_presence(match_id)
     event = {
         "type": "match.changed",
         "match_id": match_id,

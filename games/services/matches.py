@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -14,6 +16,7 @@ from ..engine import (
     Action,
     IllegalAction,
     Rules,
+    State,
     apply,
     first_dealer,
     new_match,
@@ -181,7 +184,20 @@ def match_resign(*, user, match_id: int) -> Match:
     return match
 
 
-def move_apply(*, user, match_id: int, action: str, version: int) -> Match:
+class Moved(NamedTuple):
+    """What a move left: the match as saved, its new state (decoded once, here) and the move's
+    row. The socket, the room and the API take the move from this value. It reads as its
+    match too (``moved.version``, ``moved.status``), as callers that want only that did."""
+
+    match: Match
+    state: State
+    move: Move
+
+    def __getattr__(self, name: str):
+        return getattr(self.match, name)
+
+
+def move_apply(*, user, match_id: int, action: str, version: int) -> Moved:
     """Apply one action by ``user`` to the match, if it is theirs to make and still current."""
     with transaction.atomic():
         match, seat = match_locked_seat(match_id, user)
@@ -189,13 +205,13 @@ def move_apply(*, user, match_id: int, action: str, version: int) -> Match:
         # committed: the refusal below is raised outside the transaction).
         late = match_expire_if_due(match)
         if not late:
-            _apply(match, seat, user, action, version)
+            state, move = _apply(match, seat, user, action, version)
     if late:
         raise Conflict("too_late")
-    return match
+    return Moved(match, state, move)
 
 
-def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
+def _apply(match: Match, seat: int, user, action: str, version: int) -> tuple[State, Move]:
     if match.status != MatchStatus.ACTIVE:
         raise Conflict("over" if match.is_over else "not_started")
     if version != match.version:
@@ -206,10 +222,11 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
     except IllegalAction as error:
         raise GameError("illegal", refusal=error) from None
     match.move_count += 1
-    insert(Move(  # its INSERT built once (games.db.prepared)
+    move = Move(
         match=match, seq=match.move_count, seat=seat, player=user, action=action,
         version=match.version + 1,  # the version match_save gives the match below
-    ))  # fmt: skip
+    )  # fmt: skip
+    insert(move)  # its INSERT built once (games.db.prepared)
     match.snapshot = state_to_json(state)
     match.turn_started_at = timezone.now()
     match.acted |= 1 << seat
@@ -221,6 +238,7 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> None:
         watch = state.scores != before.scores and match.spectators_allowed
         fields = ("snapshot", "turn_started_at", "move_count", "acted")
         match_save(match, fields=fields, watch=watch)
+    return state, move
 
 
 def match_start(*, players: tuple, created_by, options: dict, dealer=None) -> Match:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from django.core.exceptions import ValidationError
 
 from .. import services
-from ..models import Match, is_bot
+from ..models import is_bot
 from ..services import throttle
 from .forms import MoveForm
 
@@ -31,7 +31,7 @@ def frame_of(text: str | None) -> dict:
     return content
 
 
-def move_submit(*, user, match_id: int, data: Mapping, api: bool = False) -> Match:
+def move_submit(*, user, match_id: int, data: Mapping, api: bool = False) -> services.Moved:
     """Apply the move in ``data`` (``action``, ``version``) for ``user``. Raises Unreadable,
     throttle.Throttled or a services.GameError; nothing changes then. A bot account moves
     only through the API (``api``)."""

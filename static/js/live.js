@@ -44,6 +44,35 @@
     }
   }
 
+  // A board older than the one shown is not applied: a push can overtake a board read a moment
+  // earlier, and the page must never step back. One of the same version is (who is at the
+  // table changed, a refusal shows the table again); the move log takes only the lines of newer
+  // versions (table.js).
+  function versionOf(board) {
+    return board ? Number(board.getAttribute("data-version") || 0) : 0;
+  }
+
+  function isOlder(incoming) {
+    var current = document.getElementById("board");
+    return !!(current && incoming &&
+      current.getAttribute("data-match-id") === incoming.getAttribute("data-match-id") &&
+      versionOf(incoming) < versionOf(current));
+  }
+
+  document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var fragment = event.detail.fragment;
+    var incoming = fragment && fragment.querySelector ? fragment.querySelector("#board") : null;
+    if (!incoming && fragment && fragment.id === "board") incoming = fragment;
+    if (isOlder(incoming)) event.detail.shouldSwap = false;
+  });
+
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "board") return;
+    var holder = document.createElement("template");
+    holder.innerHTML = event.detail.serverResponse || "";
+    if (isOlder(holder.content.querySelector("#board"))) event.detail.shouldSwap = false;
+  });
+
   document.body.addEventListener("htmx:wsOpen", function (event) {
     socket = event.detail.socketWrapper;
     status("");

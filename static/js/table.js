@@ -18,14 +18,28 @@
     return document.getElementById("board");
   }
 
-  function syncLog(source) {
+  // The log appends the lines of newer versions only: a board that repeats a version (who is at
+  // the table changed) changes nothing, and a hand the log has moved past never comes back.
+  var logVersion = -1;
+
+  function handOf(key) {
+    return Number(String(key).split("-")[0]);
+  }
+
+  function syncLog(source, version) {
     var box = document.getElementById("move-log");
     var log = box && box.querySelector("ol");
-    if (!log || !source) return [];
+    if (!log || !source || version <= logVersion) return [];
+    logVersion = version;
+    var shownHand = -1;
+    log.querySelectorAll("li[data-key]").forEach(function (line) {
+      shownHand = Math.max(shownHand, handOf(line.dataset.key));
+    });
     var keep = {};
     var added = [];
     source.querySelectorAll("li[data-key]").forEach(function (line) {
       keep[line.dataset.key] = true;
+      if (handOf(line.dataset.key) < shownHand) return; // a hand the log has moved past
       if (!log.querySelector("li[data-key='" + line.dataset.key + "']")) {
         var copy = line.cloneNode(true);
         log.appendChild(copy);
@@ -42,13 +56,16 @@
   function pauseTrick(current) {
     var done = current.querySelector("[data-trick-pause]");
     if (!done) return;
+    // The trick is collected PAUSE_MS into its beat, even on a board sent again during it.
+    var during = lastLine(current) === beatLine && Date.now() < beatUntil;
+    var since = during ? Date.now() - (beatUntil - BEAT_MS) : 0;
     setTimeout(function () {
       if (!done.isConnected) return; // the next card came first
       done.classList.add("collected");
       setTimeout(function () {
         if (done.isConnected) done.hidden = true;
       }, reducedMotion.matches ? 0 : 450);
-    }, PAUSE_MS);
+    }, Math.max(0, PAUSE_MS - since));
   }
 
   function lastLine(element) {
@@ -63,6 +80,7 @@
   // at rest, instead of the result hiding again for two seconds and the trick coming back.
   var BEAT_MS = 2000; // static/css/site.css: the after-the-trick animation
   var beatUntil = 0;
+  var beatLine = null; // the last line of the board whose beat is (or was) played
 
   function showAtOnce(element) {
     var felt = element.querySelector(".felt.after-trick");
@@ -74,7 +92,16 @@
     var fragment = event.detail.fragment;
     var incoming = fragment && fragment.querySelector ? fragment.querySelector("#board") : null;
     if (!current || !incoming || event.detail.target !== current ||
-        lastLine(incoming) !== lastLine(current) || Date.now() < beatUntil) {
+        lastLine(incoming) !== lastLine(current)) {
+      return;
+    }
+    if (Date.now() < beatUntil) {
+      // Sent again during the beat (a rematch offered or declined at once): the beat goes on
+      // where it is, rather than hiding the result again and bringing the trick back.
+      var elapsed = BEAT_MS - (beatUntil - Date.now());
+      incoming.querySelectorAll(".felt.after-trick > *").forEach(function (part) {
+        part.style.animationDelay = -elapsed + "ms";
+      });
       return;
     }
     showAtOnce(incoming);
@@ -146,7 +173,8 @@
     if (!current || current === shown) return;
     var first = shown === null;
     shown = current;
-    var added = syncLog(current.querySelector("[data-log-source]"));
+    var added = syncLog(current.querySelector("[data-log-source]"),
+      Number(current.getAttribute("data-version") || 0));
     var myTurn = current.hasAttribute("data-your-turn");
     if (!first && added.some(function (line) {
       return line.classList.contains("log-play") && !line.classList.contains("mine");
@@ -155,10 +183,13 @@
     }
     callBack(current, myTurn);
     wasMyTurn = myTurn;
+    var line = lastLine(current);
     if (first) {
       showAtOnce(current);
-    } else if (current.querySelector(".felt.after-trick")) {
+      beatLine = line;
+    } else if (current.querySelector(".felt.after-trick") && line !== beatLine) {
       beatUntil = Date.now() + BEAT_MS;
+      beatLine = line;
     }
     pauseTrick(current);
     if (!first || myTurn) focusPlayable(current);

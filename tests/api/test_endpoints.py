@@ -129,30 +129,6 @@ def test_moves_through_the_api_play_a_whole_match(alice, bob, alice_api, bob_api
     assert history["matches"][0]["id"] == match.pk
 
 
-def test_a_posted_move_reaches_this_processs_streams_without_a_read_and_as_a_read_would(
-    alice, bob, django_assert_num_queries
-):
-    from games.api import feeds
-
-    match = start(alice, bob, move_seconds=None)
-    state = match.state
-    mover, other = match.players[state.turn], match.players[state.turn ^ 1]
-    row, _token = services.api_token_create(user=other, name="bot", scopes=["read"])
-    following = feeds.MatchFeed(token=row, match_id=match.pk)
-    following.start()  # up to date: at the match's version
-    action = str(legal_actions(state)[0])
-    answer = program(token_for(mover)).post(
-        f"/api/v1/matches/{match.pk}/move", {"action": f" {action} ", "version": match.version},
-        content_type="application/json",
-    ).json()  # fmt: skip
-    with django_assert_num_queries(0):
-        sent = following.changed(at_least=answer["match"]["version"])
-    feeds._recent.clear()
-    read = feeds.MatchFeed(token=row, match_id=match.pk, since=match.version).start()
-    assert sent == read
-    assert [e["type"] for e in sent] == ["move", "state"] and sent[0]["action"] == action
-
-
 def test_move_refusals_are_json_with_the_players_words(alice, bob, alice_api, carol):
     match = start(alice, bob, move_seconds=None)
     url = f"/api/v1/matches/{match.pk}/move"

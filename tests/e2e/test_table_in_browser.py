@@ -93,7 +93,7 @@ def move(match: Match, prefer_bids: bool = True) -> Match:
     return services.move_apply(
         user=match.players[match.state.turn], match_id=match.pk, action=choice,
         version=match.version,
-    )  # fmt: skip
+    ).match  # fmt: skip
 
 
 def until(match: Match, done) -> Match:

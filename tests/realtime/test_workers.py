@@ -91,7 +91,7 @@ def test_a_worker_killed_mid_task_leaves_the_task_to_another_worker(alice, setti
             match = services.move_apply(
                 user=alice, match_id=match.pk,
                 action=str(rng.choice(legal_actions(match.state))), version=match.version,
-            )  # fmt: skip
+            ).match  # fmt: skip
             if match.state.turn != 1:
                 continue
             worker.wait_for_line("state=RUNNING")
@@ -131,7 +131,7 @@ def test_two_workers_make_one_move_per_version(alice):
             match = services.move_apply(
                 user=alice, match_id=match.pk,
                 action=str(rng.choice(legal_actions(match.state))), version=match.version,
-            )  # fmt: skip
+            ).match  # fmt: skip
             for _duplicate in range(3):  # the same task queued again: a retry, a sweep
                 computer_move.enqueue(match.pk, match.version)
         until(lambda: DBTaskResult.objects.filter(status="READY").count(), lambda n: n == 0)
@@ -182,7 +182,7 @@ def test_a_worker_outlives_a_lost_database_connection_and_answers_the_next_move(
             match = services.move_apply(
                 user=alice, match_id=match.pk,
                 action=str(rng.choice(legal_actions(match.state))), version=match.version,
-            )  # fmt: skip
+            ).match  # fmt: skip
         answered = until(lambda: reread(match), lambda m: m.version > match.version)
         assert answered.move_count == match.move_count + 1  # the computer's, made by the worker
         assert worker.process.poll() is None  # still running

@@ -66,7 +66,7 @@ def test_one_clock_task_waits_per_match_and_follows_the_turns(alice, bob):
     match = services.move_apply(
         user=to_act(match), match_id=match.pk,
         action=str(legal_actions(match.state)[0]), version=match.version,
-    )  # fmt: skip
+    ).match  # fmt: skip
     assert queued("clock_expire") == [(pk, due)]  # a move queues no task of its own
     assert not clock_expire.call(pk, due)  # due: that turn was played in time, so it waits again
     match = Match.objects.get(pk=pk)
@@ -126,7 +126,7 @@ def test_the_clock_starts_again_for_every_move(alice, bob):
     match = services.move_apply(
         user=to_act(match), match_id=match.pk,
         action=str(legal_actions(match.state)[0]), version=match.version,
-    )  # fmt: skip
+    ).match  # fmt: skip
     assert timezone.now() - match.turn_started_at < timedelta(seconds=5)
     assert match.deadline - timezone.now() > timedelta(seconds=55)
 

@@ -21,7 +21,7 @@ def human_moves_until_the_computer_is_to_act(match: Match, rng: random.Random) -
         match = services.move_apply(
             user=match.player0, match_id=match.pk,
             action=str(rng.choice(legal_actions(match.state))), version=match.version,
-        )  # fmt: skip
+        ).match  # fmt: skip
     return match
 
 

@@ -79,7 +79,7 @@ def test_a_move_is_saved_and_bumps_the_version(active):
     user = player_to_act(active)
     seat = active.seat_of(user)
     text = str(legal_actions(active.state)[0])
-    match = services.move_apply(user=user, match_id=active.pk, action=text, version=1)
+    match = services.move_apply(user=user, match_id=active.pk, action=text, version=1).match
     assert match.version == 2
     move = Move.objects.get(match=match)
     assert (move.seq, move.seat, move.player, move.action) == (1, seat, user, text)
@@ -161,7 +161,7 @@ def test_a_match_can_be_called_off_only_until_both_players_have_moved(alice, bob
 
 def test_resigning_before_both_players_have_moved_aborts_without_rating(active, alice, bob):
     user = player_to_act(active)
-    match = services.move_apply(user=user, match_id=active.pk, action="pass", version=1)
+    match = services.move_apply(user=user, match_id=active.pk, action="pass", version=1).match
     # One player has moved, the other not yet: either may still leave for free.
     match = services.match_resign(user=user, match_id=match.pk)
     assert match.status == MatchStatus.ABORTED and match.end_reason == EndReason.ABORTED
@@ -286,7 +286,7 @@ def test_two_concurrent_final_moves_rate_the_match_exactly_once(alice, bob):
         match = services.move_apply(
             user=match.players[state.turn], match_id=match.pk,
             action=str(rng.choice(legal_actions(state))), version=match.version,
-        )  # fmt: skip
+        ).match  # fmt: skip
     user, text, version = match.players[state.turn], str(final[0]), match.version
     assert submit_twice_at_once(user, match.pk, text, version) == ["applied", "refused"]
     assert RatingChange.objects.filter(match=match).count() == 2

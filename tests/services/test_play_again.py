@@ -41,7 +41,7 @@ def to_act(match: Match):
 def first_move(match: Match) -> Match:
     return services.move_apply(
         user=to_act(match), match_id=match.pk, action="pass", version=match.version
-    )
+    ).match
 
 
 # Fair aborts -------------------------------------------------------------------------------

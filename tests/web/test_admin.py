@@ -61,12 +61,12 @@ def test_the_dealers_discard_is_hidden_in_the_admins_move_log_until_the_end(
     dealer = state.dealer
     match = services.move_apply(
         user=match.players[state.turn], match_id=match.pk, action="order_up", version=1
-    )
+    ).match
     while not any(str(a).startswith("discard") for a in legal_actions(match.state)):
         take = next(str(a) for a in legal_actions(match.state) if str(a) in ("take_up", "accept"))
         match = services.move_apply(
             user=match.players[dealer], match_id=match.pk, action=take, version=match.version
-        )
+        ).match
     discard = next(str(a) for a in legal_actions(match.state) if str(a).startswith("discard"))
     services.move_apply(
         user=match.players[dealer], match_id=match.pk, action=discard, version=match.version

@@ -74,7 +74,7 @@ def play_one(match_id: int) -> tuple[Match, str]:
     user = match.players[match.state.turn]
     return services.move_apply(
         user=user, match_id=match_id, action=text, version=match.version
-    ), text
+    ).match, text
 
 
 @database_sync_to_async
@@ -397,31 +397,31 @@ async def test_the_workers_clock_expiry_reaches_an_open_socket(alice, bob):
 async def test_reads_wanted_while_one_is_under_way_go_together(monkeypatch):
     import time
 
-    from games.realtime import consumers
+    from games.realtime import tables
+    from games.realtime.room import Read
 
     trips = []
 
-    def read_many(match_ids):
-        trips.append(sorted(match_ids))
+    def read_tables(match_ids, presence_ids, moves):
+        trips.append((sorted(match_ids), sorted(presence_ids)))
         time.sleep(0.1)  # the database thread is busy with this trip
-        return {pk: (pk, frozenset(), 0) for pk in match_ids if pk != 4}
+        return {pk: Read(table=pk) for pk in match_ids if pk != 4}
 
-    monkeypatch.setattr(consumers, "_read_many", read_many)
-    boards = consumers.Boards()
-    first = boards._read(1)
+    monkeypatch.setattr(tables, "read_tables", read_tables)
+    reader = tables.Reader()
+    first = asyncio.ensure_future(reader(1, match=True, presence=False))
     await asyncio.sleep(0.02)  # its trip is under way
-    waiting = [boards._read(2), boards._read(3), boards._read(2), boards._read(4)]
-    assert await first == (1, frozenset(), 0)
-    results = await asyncio.gather(*waiting, return_exceptions=True)
-    assert trips == [[1], [2, 3, 4]]  # one trip for every read wanted meanwhile
-    assert results[:3] == [(2, frozenset(), 0), (3, frozenset(), 0), (2, frozenset(), 0)]
-    assert isinstance(results[3], Match.DoesNotExist)  # a match that is gone: that socket hears
+    waiting = [reader(pk, match=True, presence=pk == 3) for pk in (2, 3, 2, 4)]
+    assert (await first).table == 1
+    results = await asyncio.gather(*waiting)
+    assert trips == [([1], []), ([2, 3, 4], [3])]  # one trip for every read wanted meanwhile
+    assert [read.table for read in results] == [2, 3, 2, None]
 
 
 async def test_a_move_made_here_reaches_the_opponents_socket_here_without_a_read(
     alice, bob, monkeypatch, settings
 ):
-    from games.realtime import consumers
+    from games.realtime import tables
 
     settings.REALTIME_CATCH_UP_SECONDS = 60  # no heartbeat's catching up reads meanwhile
     match = await start_match(alice, bob)
@@ -434,18 +434,28 @@ async def test_a_move_made_here_reaches_the_opponents_socket_here_without_a_read
         await board(ws)
     await board(sockets[mover])  # the opponent's arrival
     reads = []
-    read_many = consumers._read_many
-    monkeypatch.setattr(consumers, "_read_many", lambda ids: reads.append(ids) or read_many(ids))
+    read_tables = tables.read_tables
+
+    def counted(match_ids, *args):
+        reads.extend(match_ids)
+        return read_tables(match_ids, *args)
+
+    monkeypatch.setattr(tables, "read_tables", counted)
     text = str(legal_actions(state)[0])
     await sockets[mover].send_to(text_data=json.dumps({"action": text, "version": 1}))
     assert version_of(await board(sockets[mover], version=2)) == 2
     pushed = await board(sockets[other], version=2)
     assert reads == []  # the opponent's board came from the match as the move left it
-    # ...and it is the board a read of the match shows that viewer.
-    monkeypatch.setattr(consumers.Boards, "prime", lambda *args: None)
-    await sockets[other].disconnect()
-    again = await socket(other, f"/ws/matches/{match.pk}/")
-    await again.connect()
-    assert await board(again) == pushed
-    for ws in (sockets[mover], again):
+    # ...and it is the board a read of the match shows that viewer: both leave (the room goes
+    # with them), both come back, the new room reads the match.
+    for ws in sockets.values():
+        await ws.disconnect()
+    assert tables.rooms().rooms == {}
+    back = {}
+    for user in (mover, other):
+        back[user] = ws = await socket(user, f"/ws/matches/{match.pk}/")
+        await ws.connect()
+    assert reads == [match.pk]
+    assert await board(back[other]) == pushed
+    for ws in back.values():
         await ws.disconnect()

@@ -15,7 +15,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.testing import WebsocketCommunicator
 
 from euchre_site.asgi import application
-from games.realtime.consumers import Dispatch, HealthConsumer, LobbyConsumer, MatchConsumer
+from games.realtime.consumers import HealthConsumer, MatchConsumer
+from games.realtime.lobby import LobbyConsumer, UserConsumer
+from games.realtime.sockets import Dispatch
 
 
 def called_names(function) -> set[str]:
@@ -39,7 +41,7 @@ def test_channels_dispatch_is_still_lookup_cleanup_handler():
 
 
 def test_every_consumer_goes_through_the_seam():
-    for consumer in (HealthConsumer, MatchConsumer, LobbyConsumer):
+    for consumer in (HealthConsumer, MatchConsumer, LobbyConsumer, UserConsumer):
         assert consumer.dispatch is Dispatch.dispatch
 
 

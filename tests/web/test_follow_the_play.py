@@ -34,7 +34,7 @@ def move(match: Match, choose=None) -> Match:
     return services.move_apply(
         user=match.players[match.state.turn], match_id=match.pk, action=chosen,
         version=match.version,
-    )  # fmt: skip
+    ).match  # fmt: skip
 
 
 def until(match: Match, done, choose=None) -> Match:

@@ -26,7 +26,7 @@ def my_turn(match: Match, user) -> Match:
         match = services.move_apply(
             user=mover, match_id=match.pk, version=match.version,
             action="pass" if "pass" in actions else actions[0],
-        )  # fmt: skip
+        ).match  # fmt: skip
     return match
 
 
@@ -76,7 +76,9 @@ def test_no_hint_for_a_spectator_or_out_of_turn(client, alice, bob):
     client.force_login(bob)
     response = client.post(f"/matches/{match.pk}/hint", **HTMX)
     assert response.status_code == 403 and "You are not playing" in response.content.decode()
-    match = services.move_apply(user=alice, match_id=match.pk, version=match.version, action="pass")
+    match = services.move_apply(
+        user=alice, match_id=match.pk, version=match.version, action="pass"
+    ).match
     assert match.state.turn == 1  # the computer's turn now (the dealer's, or round two's)
     client.force_login(alice)
     response = client.post(f"/matches/{match.pk}/hint", **HTMX)

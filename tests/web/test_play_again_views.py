@@ -8,7 +8,6 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 
 from games import services
-from games.db import selectors
 from games.models import Challenge, Match, MatchStatus, ModerationAction, Report
 from tests.matches import both_acted, play_to_the_end, start
 
@@ -139,7 +138,6 @@ def test_the_match_page_counts_its_spectators(alice, bob, carol):
     match = start(alice, bob)
     services.connection_open(match_id=match.pk, user=carol, channel_name="carol-1")
     services.connection_open(match_id=match.pk, user=alice, channel_name="alice-1")
-    selectors.forget_presence(match.pk)  # the commit's push would (this test never commits)
     page = logged_in(bob).get(f"/matches/{match.pk}/").content.decode()
     assert 'data-spectators="1"' in page and "1 person watching" in page
 

@@ -14,7 +14,7 @@ from games.engine.cards import CODES
 from games.models import PlayerRating, PlayerSettings
 from games.presentation.board import board_context
 from games.presentation.card_faces import sprite
-from games.realtime.consumers import _read
+from games.realtime.tables import read_tables
 from tests.matches import start
 from tests.web.test_follow_the_play import until
 
@@ -89,7 +89,7 @@ def test_the_seats_show_each_players_rating_on_the_page_and_in_pushes(alice, bob
     top = page.split('class="seat seat-top', 1)[1].split("</section>", 1)[0]
     bottom = page.split('class="seat seat-bottom', 1)[1].split("</section>", 1)[0]
     assert ">1612<" in top and ">1500?<" in bottom  # alice has no rated match yet
-    table = _read(match.pk)  # as a socket reads it: ratings included
+    table = read_tables([match.pk], [], set())[match.pk].table  # as a room reads it
     view = view_of(table.state, table.match.seat_of(alice))
     context = board_context(table.match, view, alice, present=frozenset(), spectators=0)
     assert (context["my_rating"], context["their_rating"]) == ("1500?", "1612")

@@ -10,7 +10,6 @@ from ... import services
 from ...web.forms import ComputerMatchForm, MatchCreateForm
 from ...web.moves import move_submit
 from .. import shapes
-from ..feeds import remember_move
 from .common import (
     PLAY,
     READ,
@@ -63,9 +62,8 @@ def match_create_computer(request, payload: ComputerIn):
 def move(request, match_id: Id, payload: MoveIn):
     """Make a move: ``{"action": "play:JH", "version": 12}``, the version being the match's
     as the move was chosen (a stale one is refused with ``stale``)."""
-    match = move_submit(user=request.user, match_id=match_id, data=payload.dict(), api=True)
-    remember_move(match, user=request.user, action=payload.action)
-    return answer(match, request.user)
+    moved = move_submit(user=request.user, match_id=match_id, data=payload.dict(), api=True)
+    return answer(moved.match, request.user)
 
 
 def _match_action(service, name: str, doc: str):

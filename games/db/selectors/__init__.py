@@ -9,10 +9,8 @@ each name lives in one of its modules:
 """
 
 from .connections import (
-    PRESENCE_MEMORY_SECONDS,
     PRESENCE_TIMEOUT,
     Presence,
-    forget_presence,
     live_workers,
     presence,
 )
@@ -56,8 +54,8 @@ from .players import (
 
 __all__ = [
     "CHALLENGE_ANSWER_SHOWN", "HISTORY_PAGE_SIZE", "JUST_STARTED", "LEADERBOARD_MIN_MATCHES",
-    "LOBBY_OPEN_MATCHES", "LOBBY_WATCH_MATCHES", "PRESENCE_MEMORY_SECONDS", "PRESENCE_TIMEOUT",
-    "Presence", "bot_ids", "bots_may_challenge", "forget_presence", "has_matches", "leaderboard",
+    "LOBBY_OPEN_MATCHES", "LOBBY_WATCH_MATCHES", "PRESENCE_TIMEOUT",
+    "Presence", "bot_ids", "bots_may_challenge", "has_matches", "leaderboard",
     "live_workers", "lobby_lists", "lobby_mine", "lobby_open", "match_analysis", "match_history",
     "match_just_started", "match_moves", "match_versions", "my_active_matches",
     "my_open_matches", "open_matches", "pending_challenges", "presence", "rated_today_capped",

@@ -137,7 +137,7 @@ def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         return _act(request, match_id, lambda: move_submit(
             user=request.user, match_id=match_id, data=request.POST
-        ))  # fmt: skip
+        ).match)  # fmt: skip
     except throttle.Throttled as error:
         response = _render_board(request, match_or_404(match_id), refusals.words(error), 429)
         response["Retry-After"] = str(error.retry_after)

@@ -1,0 +1,158 @@
+"""``/api/v1/ws/account`` and ``/api/v1/ws/matches/<id>?since=<version>``: a feed's events as
+JSON frames (a ``streams.Stream``). Authenticated by the ``Authorization: Bearer`` header (no
+cookie, so no origin check); refusals accept the socket, send an error frame and close with the
+codes of ``games.realtime.sockets``. On a match's socket a player may also send moves,
+``{"action": "play:JH", "version": 12}``, through the same pipeline as the site's (a refused
+one gets an error frame); the new state comes back through the match's room."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from urllib.parse import parse_qs
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from .. import services
+from ..i18n.languages import language_for_scope
+from ..presentation import refusals
+from ..realtime.sockets import NO_SUCH_MATCH, NOT_ALLOWED, NOT_LOGGED_IN, TOO_MANY, Dispatch
+from ..realtime.tables import Table, in_database
+from ..services import throttle
+from ..services.events import twice
+from ..web.moves import Unreadable, frame_of, move_submit
+from .auth import authenticate, token_from_header
+from .feeds import AccountFeed, Feed, MatchFeed
+from .streams import Stream, authenticate_again, status_of
+
+
+class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.language = language_for_scope(self.scope)
+        self.stream: Stream | None = None
+        self.sending: asyncio.Task | None = None
+        await self.accept()
+        try:
+            feed, first = await in_database(self._open)()
+        except throttle.Throttled as error:
+            await self._refuse("too_many", refusals.words(error), TOO_MANY)
+            return
+        except services.GameError as error:
+            with translation.override(self.language):
+                words = refusals.words(error)
+            code = {401: NOT_LOGGED_IN, 404: NO_SUCH_MATCH}.get(status_of(error), NOT_ALLOWED)
+            await self._refuse(error.code, words, code)
+            return
+        for group in feed.groups():
+            try:
+                await twice(self.channel_layer.group_add, group, self.channel_name)
+            except Exception:  # the layer is down: the heartbeat checks the token meanwhile
+                break
+        self.stream = Stream(feed, self.language)
+        await self.stream.open(self.channel_name)
+        await self._send_events(first)
+        self.sending = asyncio.create_task(self._send_all())
+
+    def _open(self) -> tuple[Feed, list[dict]]:
+        kwargs = self.scope["url_route"]["kwargs"]
+        token = token_from_header(_header(self.scope, b"authorization"))
+        with translation.override(self.language):
+            row = authenticate(token, "read")
+            if "match_id" in kwargs:
+                feed: Feed = MatchFeed(token=row, match_id=kwargs["match_id"], since=self._since())
+            else:
+                feed = AccountFeed(token=row)
+            return feed, feed.start()
+
+    def _since(self) -> int | None:
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        value = (query.get("since") or [""])[0]
+        return int(value) if value.isdigit() else None
+
+    async def _refuse(self, code: str, words: str, close_code: int) -> None:
+        await self.send(text_data=json.dumps({"type": "error", "code": code, "detail": words}))
+        await self.close(code=close_code)
+
+    async def _send_all(self) -> None:
+        async for events, _quiet in self.stream.events():
+            await self._send_events(events)
+            if events and events[-1]["type"] == "closed":
+                revoked = events[-1]["code"] == "token_revoked"
+                await self.close(code=NOT_LOGGED_IN if revoked else NOT_ALLOWED)
+                return
+
+    async def disconnect(self, code: int) -> None:
+        if self.sending is not None:
+            self.sending.cancel()
+        if self.stream is None:
+            return
+        for group in self.stream.feed.groups():
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:
+                break
+        await self.stream.close()
+
+    async def dispatch(self, message: dict) -> None:
+        if message["type"].startswith("websocket."):
+            await super().dispatch(message)  # Dispatch's: no trip to close old connections
+        elif self.stream is not None:  # the feed's groups: whatever they say, the feed decides
+            self.stream.hear(message)
+
+    async def _send_events(self, events: list[dict]) -> None:
+        for event in events:
+            await self.send(text_data=json.dumps(event, separators=(",", ":")))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        if self.stream is None or self.stream.room is None:
+            await self._error(
+                {"code": "no_messages", "detail": _("This connection takes no messages")}
+            )
+            return
+        try:
+            data = frame_of(text_data)
+        except Unreadable:
+            await self._error({"code": "unreadable", "detail": _("That move could not be read")})
+            return
+        room, table, error = self.stream.room, None, None
+        room.moving()  # its push may overtake it: the room waits for the table it leaves
+        try:
+            table, error = await in_database(self._move)(data, room.table)
+        finally:
+            room.moved(table)
+        if error is not None:
+            await self._error(error)
+
+    def _move(self, data: dict, before: Table | None) -> tuple[Table | None, dict | None]:
+        """Apply the move (the token checked again first): the table it left, or the
+        refusal."""
+        feed = self.stream.feed
+        with translation.override(self.language):
+            try:
+                authenticate_again(feed.token_id, "play")
+                moved = move_submit(user=feed.user, match_id=feed.match_id, data=data, api=True)
+            except Unreadable:
+                return None, {"code": "unreadable", "detail": _("That move could not be read")}
+            except throttle.Throttled as refused:
+                return None, {"code": "too_many", "detail": refusals.words(refused),
+                              "retry_after": refused.retry_after}  # fmt: skip
+            except services.GameError as refused:
+                return None, {"code": refused.code, "detail": refusals.words(refused)}
+        return Table.after(moved, before, before.match.ratings if before else None), None
+
+    async def _error(self, error: dict) -> None:
+        with translation.override(self.language):
+            frame = {
+                "type": "error",
+                **{k: str(v) if k == "detail" else v for k, v in error.items()},
+            }
+        await self.send(text_data=json.dumps(frame))
+
+
+def _header(scope, name: bytes) -> str:
+    for key, value in scope.get("headers") or []:
+        if key == name:
+            return value.decode("latin-1")
+    return ""

@@ -1,0 +1,165 @@
+"""The lobby's socket (``/ws/lobby/``) and every page's own (``/ws/me/``): a player's lists and
+challenges, pushed when they change."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import weakref
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from ..db import selectors
+from ..i18n.languages import language_for_scope
+from ..services.events import LOBBY_GROUP, lobby_user_group
+from .sockets import NOT_LOGGED_IN, Dispatch, PlayerSockets, base_url, error_frame
+from .tables import in_database
+
+
+class PerLoop:
+    """One instance per event loop (a server process has one; each async test has its own)."""
+
+    _by_loop: weakref.WeakKeyDictionary
+
+    def __init_subclass__(cls) -> None:
+        cls._by_loop = weakref.WeakKeyDictionary()
+
+    @classmethod
+    def of_this_loop(cls):
+        loop = asyncio.get_running_loop()
+        if loop not in cls._by_loop:
+            cls._by_loop[loop] = cls()
+        return cls._by_loop[loop]
+
+
+class LobbyLists(PerLoop):
+    """The lobby's shared lists (matches waiting for an opponent, matches to watch), read once
+    per event in this process and rendered once per language, for every lobby socket."""
+
+    KEEP_SECONDS = 2.0
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple, tuple[asyncio.Future, dict]] = {}
+
+    async def open_list(self, consumer: LobbyConsumer, key: tuple) -> str:
+        entry = self.entries.get(key)
+        if entry is None:
+            read = asyncio.ensure_future(in_database(selectors.lobby_open)())
+            entry = self.entries[key] = (read, {})
+            asyncio.get_running_loop().call_later(self.KEEP_SECONDS, self.entries.pop, key, None)
+        read, rendered = entry
+        context = await read
+        if consumer.language not in rendered:
+            rendered[consumer.language] = consumer.render("lobby.html#pushed-open", context)
+        return rendered[consumer.language]
+
+
+class LobbyConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
+    """``/ws/lobby/``: the lobby's lists, pushed when a match opens, starts or ends. The list
+    every player shares is rendered once per process; a player's own lists come through a
+    group of their own, only when their own matches changed."""
+
+    async def connect(self) -> None:
+        self.language = language_for_scope(self.scope)
+        self.base_url = base_url(self.scope)
+        self.user = self.scope["user"]
+        await self.accept()
+        if not self.user.is_authenticated:
+            await self.close(code=NOT_LOGGED_IN)
+            return
+        self.session_key = self.scope["session"].session_key
+        await self.join_player_group()
+        self.groups_joined = [LOBBY_GROUP, lobby_user_group(self.user.pk)]
+        for group in self.groups_joined:
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_add(group, self.channel_name)
+        self.own_open, self.casual_with = await in_database(self._mine_now)()
+
+    async def disconnect(self, code: int) -> None:
+        if not self.user.is_authenticated:
+            return
+        await self.leave_player_group()
+        for group in getattr(self, "groups_joined", []):
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        with translation.override(self.language):
+            await self.send(text_data=error_frame(_("The lobby takes no messages")))
+
+    async def lobby_mine(self, event: dict) -> None:
+        await self.send(text_data=await in_database(self._render_mine)())
+
+    async def lobby_changed(self, event: dict) -> None:
+        # The player's own open match is not theirs to join, and a match with someone they
+        # played today's rated matches with says it would be casual: then a list of their own.
+        if self.own_open or self.casual_with:
+            html = await in_database(self._render_open_for_me)()
+        else:
+            key = (event.get("match_id"), event.get("version"))
+            html = await LobbyLists.of_this_loop().open_list(self, key)
+        await self.send(text_data=html)
+
+    def _mine_now(self) -> tuple[set[int], set[int]]:
+        """The player's open matches, and the players with whom a match would be casual."""
+        own = set(selectors.my_open_matches(user=self.user).values_list("pk", flat=True))
+        return own, selectors.rated_today_capped_opponents(user=self.user)
+
+    def _render_mine(self) -> str:
+        context = selectors.lobby_mine(user=self.user)
+        self.own_open = {match.pk for match in context["my_open"]}
+        self.casual_with = selectors.rated_today_capped_opponents(user=self.user)
+        return self.render("lobby.html#pushed-mine", context)
+
+    def _render_open_for_me(self) -> str:
+        return self.render("lobby.html#pushed-open", selectors.lobby_open(exclude_user=self.user))
+
+    def render(self, template: str, context: dict) -> str:
+        with translation.override(self.language):
+            return render_to_string(template, {**context, "base_url": self.base_url})
+
+
+class UserConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
+    """``/ws/me/``: every page of a logged-in player. Sends the challenges banner (challenges
+    to answer, and the player's own waiting for an answer) whenever they change, and takes the
+    page to a match that has just started for the player (a rematch or a challenge accepted).
+    Like the player's other sockets it closes when their session ends."""
+
+    async def connect(self) -> None:
+        self.language = language_for_scope(self.scope)
+        self.user = self.scope["user"]
+        await self.accept()  # a refusal below closes with a code the page can read
+        if not self.user.is_authenticated:
+            await self.close(code=NOT_LOGGED_IN)
+            return
+        self.session_key = self.scope["session"].session_key
+        await self.join_player_group()
+        # A page still loading when the player's challenge was accepted missed the push that
+        # takes it to the match: it goes there now.
+        await self.send(text_data=await in_database(self._render)(catch_up=True))
+
+    async def disconnect(self, code: int) -> None:
+        if self.user.is_authenticated:
+            await self.leave_player_group()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        with translation.override(self.language):
+            await self.send(text_data=error_frame(_("This connection takes no messages")))
+
+    async def user_changed(self, event: dict) -> None:
+        html = await in_database(self._render)()
+        if event.get("goto"):
+            html += render_to_string("partials/challenges.html#goto", {"match_id": event["goto"]})
+        await self.send(text_data=html)
+
+    def _render(self, catch_up: bool = False) -> str:
+        with translation.override(self.language):
+            context = selectors.pending_challenges(user=self.user)
+            html = render_to_string("partials/challenges.html#banner", context)
+        started = selectors.match_just_started(user=self.user) if catch_up else None
+        if started is not None:
+            html += render_to_string("partials/challenges.html#goto", {"match_id": started})
+        return html

@@ -1,0 +1,332 @@
+"""One room per match in each server process: the match's latest table, changed one update at
+a time, so that what every page and stream of the match shows only ever moves forward.
+
+A room takes every update that reaches the process (a move made here, an event from the
+channel layer, the heartbeat's catching up, a socket opening or closing) in order. Updates that
+need the database are read by the room's one runner, one read after another, so a read never
+overwrites a later one; a table handed in (a move made here) is taken only if its version is
+newer. Each change that shows gets the next *revision*; every subscriber (a page's socket, the
+API's websocket or NDJSON stream) is offered the room's latest table and shows only revisions
+newer than the one it shows (``Mailbox``). A room with no subscriber is dropped.
+
+Nothing here knows Channels or the database: a room is given a ``read`` coroutine, and its
+subscribers decide how a table is shown (``games.realtime.tables`` reads and renders).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 0.5  # after a failed read, before the next
+MOVE_WAIT_SECONDS = 1.0  # how long a move's push waits for the move's own table, at most
+
+
+class Table(Protocol):
+    """What a room needs of a match's table: its version and who is at it."""
+
+    @property
+    def version(self) -> int: ...
+
+    present: frozenset[int]
+    watching: int
+
+    def with_presence(self, present: frozenset[int], watching: int) -> Table: ...
+
+
+@dataclass(frozen=True)
+class Presence:
+    """Who is at a match: its players with an open socket (on any process), and how many
+    others watch."""
+
+    players: frozenset[int] = frozenset()
+    watching: int = 0
+
+
+@dataclass(frozen=True)
+class Read:
+    """The answer to one of a room's reads: the table (None if it was not asked for, or the
+    match is gone) and who is at it (None if not asked for)."""
+
+    table: Any = None
+    presence: Presence | None = None
+    gone: bool = False
+
+
+# read(match_id, match=..., presence=...) -> Read: the room's only way to the database.
+Reader = Callable[..., Awaitable[Read]]
+
+
+class Gone(Exception):
+    """The match is not in the database (any more)."""
+
+
+@dataclass(eq=False)
+class Mailbox:
+    """A subscriber's end of a room: it is offered each new revision and delivers the latest
+    one it has not shown, one delivery at a time, so what it sends only ever moves forward.
+    ``deliver(revision, table)`` sends it (a page's board, a stream's events)."""
+
+    deliver: Callable[[int, Any], Awaitable[None]]
+    shown: int = 0
+    latest: tuple[int, Any] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    task: asyncio.Task | None = None
+
+    def offer(self, revision: int, table) -> None:
+        if revision <= self.shown or (self.latest and revision <= self.latest[0]):
+            return
+        self.latest = (revision, table)
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._drain())
+
+    async def _drain(self) -> None:
+        while self.latest is not None:
+            async with self.lock:
+                await self._deliver_latest()
+
+    async def _deliver_latest(self, again: tuple[int, Any] | None = None) -> None:
+        latest, self.latest = self.latest, None
+        if again is not None and (latest is None or again[0] >= latest[0]):
+            latest = again  # shown even if it is the one shown
+        elif latest is None or latest[0] <= self.shown:
+            return
+        self.shown = max(self.shown, latest[0])
+        try:
+            await self.deliver(*latest)
+        except Exception:  # one subscriber's trouble is not the room's
+            log.warning("a room's subscriber failed to take revision %s", latest[0], exc_info=True)
+
+    async def show_again(self, revision: int, table, then: Callable[[], Awaitable[None]]):
+        """Deliver the latest table even if it is the one shown (a refusal shows the table as it
+        is, then why), then ``then()``, before anything newer."""
+        async with self.lock:
+            await self._deliver_latest(again=(revision, table))
+            await then()
+
+    def close(self) -> None:
+        self.latest = None
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+
+
+@dataclass(eq=False)
+class _Wanted:
+    match: bool = False
+    presence: bool = False
+    at_least: int = 0  # the version an event or a catch-up says the match reached
+    waiting: list[asyncio.Future] = field(default_factory=list)
+
+
+class Room:
+    """One match's latest table in this process, and the subscribers it is shown to."""
+
+    def __init__(self, match_id: int, read: Reader, *, on_empty: Callable[[Room], None]):
+        self.match_id = match_id
+        self._read = read
+        self._on_empty = on_empty
+        self.table = None  # the latest table, None until the first read
+        self.revision = 0
+        self.gone = False
+        self.subscribers: dict[Mailbox, Any] = {}
+        self._wanted = _Wanted()
+        self._given = None  # the newest table handed in (a move made here), not yet taken
+        self._moving = 0  # moves under way in this process
+        self._moves_over = asyncio.Event()
+        self._runner: asyncio.Task | None = None
+
+    # The updates.
+    async def join(self, mailbox: Mailbox, member=None, *, presence: bool = False) -> None:
+        """Subscribe ``mailbox`` and offer it the table as it is (read first if the room has
+        none; with presence read again first if ``presence``: a player's socket just opened).
+        ``member``: what the heartbeat asks of the subscriber (``Heartbeat``)."""
+        self.subscribers[mailbox] = member
+        if self.table is None or presence:
+            await self.want(match=self.table is None, presence=True, wait=True)
+        if self.gone:
+            raise Gone
+        if self.table is not None:
+            mailbox.offer(self.revision, self.table)
+
+    def leave(self, mailbox: Mailbox, *, presence: bool = False) -> None:
+        """Unsubscribe ``mailbox`` (``presence``: a player's socket closed, and its row is
+        gone: who is at the match is read again for the others)."""
+        mailbox.close()
+        self.subscribers.pop(mailbox, None)
+        if not self.subscribers:
+            self._on_empty(self)
+        elif presence:
+            self.want(presence=True)
+
+    def moving(self) -> None:
+        """A move of this match is under way in this process: its table comes (``moved``)."""
+        self._moving += 1
+        self._moves_over.clear()
+
+    def moved(self, table=None) -> None:
+        """The move under way here is over: ``table``, the table it wrote (None if it was
+        refused), needs no read."""
+        self._moving = max(0, self._moving - 1)
+        if not self._moving:
+            self._moves_over.set()
+        if table is not None and (self._given is None or table.version > self._given.version):
+            self._given = table
+        self._start()
+
+    def want(
+        self, *, match: bool = False, presence: bool = False, at_least: int = 0,
+        wait: bool = False,
+    ):  # fmt: skip
+        """Ask for a read: of the match (``match``: even at the version it has, something
+        else changed; or the match has reached ``at_least``) and/or of who is at it. Reads
+        asked for while one is under way go together in the next. ``wait``: returns an
+        awaitable that is done once a read started after this call was applied."""
+        future = None
+        if wait:
+            future = asyncio.get_running_loop().create_future()
+        self._merge(_Wanted(match, presence, at_least, [future] if future else []))
+        self._start()
+        return future if future is not None else _done()
+
+    def event(self, *, version: int | None, presence: bool) -> None:
+        """The channel layer's news of the match: its version, and whether who is at it
+        changed (neither: it changed without a new version, as when its analysis is stored).
+        A version already here needs no read (a move made here, an event twice)."""
+        behind = version is not None and (self.table is None or version > self.table.version)
+        if behind or presence or version is None:
+            self.want(match=version is None and not presence, at_least=version or 0,
+                      presence=presence)  # fmt: skip
+
+    # The runner.
+    def _merge(self, more: _Wanted) -> None:
+        wanted = self._wanted
+        wanted.match |= more.match
+        wanted.presence |= more.presence
+        wanted.at_least = max(wanted.at_least, more.at_least)
+        wanted.waiting += more.waiting
+
+    def _start(self) -> None:
+        if self._runner is None or self._runner.done():
+            self._runner = asyncio.ensure_future(self._run())
+
+    def _behind(self, wanted: _Wanted) -> bool:
+        return self.table is not None and wanted.at_least > self.table.version
+
+    async def _run(self) -> None:
+        waited = False
+        while True:
+            given, self._given = self._given, None
+            if given is not None:
+                self._apply(given, None)
+            wanted, self._wanted = self._wanted, _Wanted()
+            behind = self._behind(wanted)
+            if behind and self._moving and not waited and not (wanted.match or wanted.presence):
+                # A move under way here: its push can overtake its table. Wait for that.
+                self._merge(wanted)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._moves_over.wait(), MOVE_WAIT_SECONDS)
+                waited = True
+                continue
+            match = self.table is None or wanted.match or behind
+            if not (match or wanted.presence):
+                _resolve(wanted.waiting)
+                if self._given is None and not self._wants():
+                    return
+                continue
+            try:
+                presence = wanted.presence or self.table is None  # a first read: both
+                read = await self._read(self.match_id, match=match, presence=presence)
+            except Exception as error:  # the database is away: the next update tries again
+                log.warning("room %s: read failed (%s)", self.match_id, error)
+                for future in wanted.waiting:
+                    if not future.done():
+                        future.set_exception(error)
+                if not self.subscribers:
+                    return
+                await asyncio.sleep(RETRY_SECONDS)  # the heartbeat asks again meanwhile
+                continue
+            waited = False
+            if read.gone:  # nothing more to read: its subscribers are told as they join
+                self.gone = True
+                _resolve(wanted.waiting + self._wanted.waiting)
+                return
+            self._apply(read.table, read.presence, again=wanted.match)
+            _resolve(wanted.waiting)
+
+    def _wants(self) -> bool:
+        wanted = self._wanted
+        return wanted.match or wanted.presence or bool(wanted.waiting) or self._behind(wanted)
+
+    def _apply(self, table, presence: Presence | None, *, again: bool = False) -> None:
+        """Take what is newer: the match only at a later version (``again``: or at the same,
+        read again because something changed without a version), presence from every read
+        (reads are made one after another, so each knows more than the one before)."""
+        current = self.table
+        newer = table is not None and (
+            current is None or table.version > current.version
+            or (again and table.version == current.version)
+        )  # fmt: skip
+        if newer:
+            if presence is not None:
+                table = table.with_presence(presence.players, presence.watching)
+            elif current is not None:  # a table without news of presence
+                table = table.with_presence(current.present, current.watching)
+        elif current is not None and presence is not None:
+            if (presence.players, presence.watching) == (current.present, current.watching):
+                return
+            table = current.with_presence(presence.players, presence.watching)
+        else:
+            return
+        self.table = table
+        self.revision += 1
+        for mailbox in list(self.subscribers):
+            mailbox.offer(self.revision, table)
+
+    def idle(self) -> bool:
+        return self._runner is None or self._runner.done()
+
+
+def _resolve(futures: list[asyncio.Future]) -> None:
+    for future in futures:
+        if not future.done():
+            future.set_result(None)
+
+
+def _done() -> asyncio.Future:
+    future = asyncio.get_running_loop().create_future()
+    future.set_result(None)
+    return future
+
+
+class Rooms:
+    """The rooms of one event loop (a server process has one; each async test its own)."""
+
+    _by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def __init__(self, read: Reader):
+        self.read = read
+        self.rooms: dict[int, Room] = {}
+
+    @classmethod
+    def of_this_loop(cls, read: Reader) -> Rooms:
+        loop = asyncio.get_running_loop()
+        if loop not in cls._by_loop:
+            cls._by_loop[loop] = cls(read)
+        return cls._by_loop[loop]
+
+    def room(self, match_id: int) -> Room:
+        room = self.rooms.get(match_id)
+        if room is None:
+            room = self.rooms[match_id] = Room(match_id, self.read, on_empty=self._drop)
+        return room
+
+    def _drop(self, room: Room) -> None:
+        if self.rooms.get(room.match_id) is room:
+            del self.rooms[room.match_id]
