@@ -79,6 +79,7 @@ def test_a_match_id_that_is_no_match_is_not_found(played):
 
 def test_a_sockets_read_of_few_matches_is_the_same_as_of_many(played, monkeypatch):
     ids = [m.pk for m in played] + [10**9]
+
     def tables():
         return {pk: read.table for pk, read in read_tables(ids, [], set()).items() if read.table}
 

@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -80,13 +81,16 @@ def stored_moves() -> dict[int, int]:
 def start_server(port: int, workers: int, env: dict[str, str]) -> subprocess.Popen:
     """``uvicorn --workers N`` on ``port``, started as the README starts it, once it answers
     ``/healthz``."""
+    # Exactly the README's command (its access log and permessage-deflate on, as operators
+    # run it); its output goes to a file, not over the report.
+    log = open(Path(tempfile.gettempdir()) / f"bench-uvicorn-{port}.log", "ab")  # noqa: SIM115
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "euchre_site.asgi:served", "--factory",
-         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers), "--no-access-log",
-         "--log-level", "warning", "--ws-per-message-deflate", "false",
-         "--timeout-keep-alive", "75"],
-        cwd=ROOT, env=env, start_new_session=True,
+         "--host", "127.0.0.1", "--port", str(port), "--timeout-keep-alive", "75",
+         *(["--workers", str(workers)] if workers > 1 else [])],
+        cwd=ROOT, env=env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
+    log.close()  # the server holds its own copy
     for _ in range(150):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
@@ -110,7 +114,7 @@ def stop_server(server: subprocess.Popen) -> float:
 
 
 def start_task_workers(count: int, env: dict[str, str]) -> list[subprocess.Popen]:
-    command = [sys.executable, "manage.py", "run_worker", "--interval", "0.05"]
+    command = [sys.executable, "manage.py", "run_worker"]  # as the README runs it
     return [
         subprocess.Popen([*command, "--no-startup-delay", "-v0"], cwd=ROOT, env=env)
         for _ in range(count)

@@ -77,11 +77,12 @@ class Subscriber:
         self.seen.append((revision, table.version, render(self.viewer, table)))
 
 
+EVENTS = (
+    "move here", "move elsewhere", "analysed", "arrive", "leave", "watch", "deliver",
+    "deliver twice", "catch up", "subscribe", "unsubscribe", "pause",
+)  # fmt: skip
 OPERATIONS = st.lists(
-    st.sampled_from(
-        ["move here", "move elsewhere", "analysed", "arrive", "leave", "watch", "deliver",
-         "deliver twice", "catch up", "subscribe", "unsubscribe", "pause"]
-    ),  # fmt: skip
+    st.sampled_from(EVENTS),
     min_size=1,
     max_size=60,
 )
