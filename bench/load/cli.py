@@ -28,6 +28,9 @@ def arguments() -> argparse.Namespace:
                         help="nginx in front of a process per port (deploy/nginx.conf), or "
                         "none: uvicorn's workers sharing one port")  # fmt: skip
     parser.add_argument("--http", action="store_true", help="post moves over http instead")
+    parser.add_argument("--no-deflate", action="store_true",
+                        help="serve without permessage-deflate (not the README's command: to "
+                             "measure what the compression costs)")  # fmt: skip
     parser.add_argument("--computer", choices=["easy", "medium", "hard"], default="",
                         help="each match a person against the computer")  # fmt: skip
     parser.add_argument("--task-workers", type=int, default=2, help="with --computer")
@@ -105,6 +108,7 @@ def main() -> None:
     if args.front == "nginx" and nginx() is None:
         sys.exit("--front nginx needs nginx (Debian's nginx-light), or use --front none")
     site = Site(env, args.workers, args.front == "nginx", args.task_workers if args.computer else 0)
+    site.deflate = not args.no_deflate
     rng = random.Random(1)
     stats = Stats()
     restarted = None
@@ -132,7 +136,8 @@ def report(args, stats: Stats, measured: dict, floor: list[float], restarted, fr
     served = "behind nginx (deploy/nginx.conf)" if front else "sharing one port (uvicorn --workers)"
     print(
         f"{args.matches} concurrent matches{against if args.computer else ''}, "
-        f"{args.workers} web processes {served}, PostgreSQL + Redis,"
+        f"{args.workers} web processes {served}, PostgreSQL + Redis, websocket "
+        f"permessage-deflate {'off (--no-deflate)' if args.no_deflate else 'on (as the README)'}"
     )
     sockets = args.matches * (1 if args.computer else 2)
     kind = "streams" if args.api else "sockets"

@@ -78,16 +78,20 @@ def stored_moves() -> dict[int, int]:
     return dict(Match.objects.annotate(n=Count("moves")).values_list("pk", "n"))
 
 
-def start_server(port: int, workers: int, env: dict[str, str]) -> subprocess.Popen:
+def start_server(
+    port: int, workers: int, env: dict[str, str], deflate: bool = True
+) -> subprocess.Popen:
     """``uvicorn --workers N`` on ``port``, started as the README starts it, once it answers
-    ``/healthz``."""
+    ``/healthz``. ``deflate=False`` adds ``--ws-per-message-deflate false``, to measure what
+    the compression costs (not what the README runs)."""
     # Exactly the README's command (its access log and permessage-deflate on, as operators
     # run it); its output goes to a file, not over the report.
     log = open(Path(tempfile.gettempdir()) / f"bench-uvicorn-{port}.log", "ab")  # noqa: SIM115
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "euchre_site.asgi:served", "--factory",
          "--host", "127.0.0.1", "--port", str(port), "--timeout-keep-alive", "75",
-         *(["--workers", str(workers)] if workers > 1 else [])],
+         *(["--workers", str(workers)] if workers > 1 else []),
+         *([] if deflate else ["--ws-per-message-deflate", "false"])],
         cwd=ROOT, env=env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     log.close()  # the server holds its own copy
@@ -157,6 +161,7 @@ class Site:
         self.servers: list[subprocess.Popen] = []
         self.task_workers: list[subprocess.Popen] = []
         self.front = None
+        self.deflate = True
 
     def start(self) -> Site:
         from tests.servers import Front
@@ -174,7 +179,7 @@ class Site:
     def start_web(self) -> None:
         self.servers = []  # filled as they start, so that stop() stops those that did
         for port in self.ports:
-            self.servers.append(start_server(port, self.per_port, self.env))
+            self.servers.append(start_server(port, self.per_port, self.env, self.deflate))
 
     def restart(self) -> float:
         """A deploy: the web processes stopped (SIGTERM) and started again, nginx staying up.
