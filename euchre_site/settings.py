@@ -113,6 +113,10 @@ API_REQUESTS_PER_MINUTE = int(os.environ.get("API_REQUESTS_PER_MINUTE", "600"))
 # always let in, on top of this).
 SOCKETS_PER_PLAYER = int(os.environ.get("SOCKETS_PER_PLAYER", "10"))
 SOCKETS_PER_MATCH = int(os.environ.get("SOCKETS_PER_MATCH", "200"))
+# Each page of a logged-in player holds /ws/me/ (the lobby one more): twice the match pages.
+PAGE_SOCKETS_PER_PLAYER = int(os.environ.get("PAGE_SOCKETS_PER_PLAYER", "20"))
+# A program's streams (http and websocket, of its matches or its account), all its tokens.
+STREAMS_PER_ACCOUNT = int(os.environ.get("STREAMS_PER_ACCOUNT", "40"))
 # Open matches waiting for an opponent, and matches in play against the computer, per player;
 # reports a player may send in an hour.
 OPEN_MATCHES_PER_PLAYER = int(os.environ.get("OPEN_MATCHES_PER_PLAYER", "3"))

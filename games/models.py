@@ -331,22 +331,36 @@ class Challenge(MatchOptions):
 
 
 class Connection(models.Model):
-    """An open websocket of a player or spectator on a match page, for presence.
+    """An open websocket or stream of a player: a match page's socket (presence, and the
+    spectators it counts), any other page's socket, or an API stream. Every kind is capped per
+    account, and those on a match per match (``services.presence``).
 
     Shared by every server process through the database. A process killed without closing its
     sockets leaves rows behind; ``seen_at`` (refreshed by a heartbeat) lets them age out.
     """
 
-    match = models.ForeignKey(Match, models.CASCADE, related_name="connections")
+    class Kind(models.TextChoices):
+        MATCH = "match", "match page"
+        PAGE = "page", "other page"  # /ws/me/, /ws/lobby/
+        STREAM = "stream", "API stream"  # websocket or http, of a match or the account
+
+    match = models.ForeignKey(
+        Match, models.CASCADE, related_name="connections", null=True, blank=True
+    )
     user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MATCH)
     channel_name = models.CharField(max_length=200, unique=True)
     seen_at = models.DateTimeField()
 
     class Meta:
-        indexes = [models.Index(fields=["match", "user", "seen_at"])]
+        indexes = [
+            models.Index(fields=["match", "user", "seen_at"]),
+            models.Index(fields=["user", "kind", "seen_at"]),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.user} on match {self.match_id}"
+        where = f"match {self.match_id}" if self.match_id else self.get_kind_display()
+        return f"{self.user} on {where}"
 
 
 class Report(models.Model):

@@ -42,7 +42,8 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         except services.GameError as error:
             with translation.override(self.language):
                 words = refusals.words(error)
-            code = {401: NOT_LOGGED_IN, 404: NO_SUCH_MATCH}.get(status_of(error), NOT_ALLOWED)
+            codes = {401: NOT_LOGGED_IN, 404: NO_SUCH_MATCH, 429: TOO_MANY}
+            code = codes.get(status_of(error), NOT_ALLOWED)
             await self._refuse(error.code, words, code)
             return
         for group in feed.groups():
@@ -51,7 +52,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
             except Exception:  # the layer is down: the heartbeat checks the token meanwhile
                 break
         self.stream = Stream(feed, self.language)
-        await self.stream.open(self.channel_name)
+        await self.stream.open()
         await self._send_events(first)
         self.sending = asyncio.create_task(self._send_all())
 
@@ -64,7 +65,9 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
                 feed: Feed = MatchFeed(token=row, match_id=kwargs["match_id"], since=self._since())
             else:
                 feed = AccountFeed(token=row)
-            return feed, feed.start()
+            first = feed.start()
+            feed.arrive(self.channel_name)  # past the account's cap on streams: refused
+            return feed, first
 
     def _since(self) -> int | None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))

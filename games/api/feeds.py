@@ -61,12 +61,27 @@ class Feed:
     def changed(self) -> list[dict]:
         raise NotImplementedError
 
-    # The stream's life, for what it records while open (a match's stream: presence).
+    # The stream's life: a row while it is open (``Connection``, kind "stream"), for the cap
+    # on an account's streams and, for a player's stream of their match, presence: the
+    # opponent's board shows a program that follows the match as there, not away.
+    match_id: int | None = None
+    playing = False
+    present = ""  # the name of its row while the stream is open
+
     def arrive(self, name: str) -> None:
-        """The stream is open; ``name`` is unique to it. Called after ``start``."""
+        """The stream opens (``name``: unique to it), after ``start``. Raises TooOften past
+        the account's cap on streams (or a match's on watchers)."""
+        services.connection_open(
+            user=self.user, channel_name=name, match_id=self.match_id, kind="stream"
+        )
+        self.present = name
 
     def leave(self) -> None:
-        """The stream closed."""
+        if self.present:
+            services.connection_close(
+                match_id=self.match_id, channel_name=self.present, playing=self.playing
+            )
+            self.present = ""
 
 
 class MatchFeed(Feed):
@@ -79,8 +94,6 @@ class MatchFeed(Feed):
         # The players as shown, read with the match once (and again if someone joins).
         self.player_ids: tuple | None = None
         self.players: list | None = None
-        self.playing = False  # the token's player has a seat: the stream counts for presence
-        self.present = ""  # the name its presence row has while the stream is open
 
     def on(self, event: dict | None) -> list[dict]:
         """The layer's news of the token and the player (the match's own changes come from
@@ -150,20 +163,6 @@ class MatchFeed(Feed):
             raise NotAllowed("not_open_to_watch")
         self.playing = match.seat_of(self.user) is not None
         return self._since(match, moves)
-
-    # A player's stream of their match puts them at it, as their page's socket does: the
-    # opponent's board shows a program that follows the match as there, not away.
-    def arrive(self, name: str) -> None:
-        if self.playing and not self.present:
-            services.connection_open(
-                match_id=self.match_id, user=self.user, channel_name=name, capped=False
-            )
-            self.present = name
-
-    def leave(self) -> None:
-        if self.present:
-            services.connection_close(match_id=self.match_id, channel_name=self.present)
-            self.present = ""
 
     def changed(self) -> list[dict]:
         match, moves = self._read()

@@ -51,24 +51,21 @@ class Stream(Member):
 
     @property
     def presence_name(self) -> str:
-        return getattr(self.feed, "present", "")
+        return self.feed.present
 
-    async def open(self, name: str) -> None:
-        """The stream is open (``name``: unique to it): its player is at the match (a match's
-        stream) and it follows the match's room."""
-        await _presence(self.feed.arrive, name)
+    async def open(self) -> None:
+        """The stream is open (its feed arrived): a match's stream follows the match's room."""
         if isinstance(self.feed, MatchFeed):
             self.room = await rooms().enter(self.feed.match_id)
             with contextlib.suppress(Gone):  # the next event says the match is gone
-                await self.room.join(self.mailbox, self, presence=bool(self.presence_name))
+                await self.room.join(self.mailbox, self, presence=self.feed.playing)
         rooms().visit(self)
 
     async def close(self) -> None:
         rooms().forget(self)
-        playing = bool(self.presence_name)
         await _presence(self.feed.leave)
         if self.room is not None:
-            self.room.leave(self.mailbox, presence=playing)
+            self.room.leave(self.mailbox, presence=self.feed.playing)
 
     def hear(self, message: dict) -> None:
         """The layer's news for the feed's groups (its token, its player)."""
@@ -109,8 +106,7 @@ def _on(feed: Feed, message: dict | None, language: str) -> list[dict]:
 
 
 async def _presence(step, *args) -> None:
-    """One step of a stream's presence (``Feed.arrive``, ``leave``). One that fails is logged
-    and the stream serves on: the player shows as away, or the row expires."""
+    """A stream's leaving (``Feed.leave``). One that fails is logged: the row expires."""
     try:
         await in_database(step)(*args)
     except Exception:
@@ -118,8 +114,9 @@ async def _presence(step, *args) -> None:
 
 
 async def ndjson(feed: Feed, first: list[dict], language: str) -> AsyncIterator[bytes]:
-    """The http stream: ``first`` (read by the view, which refused the request if it had to),
-    then every event until the client goes or the token is revoked."""
+    """The http stream: ``first`` (read by the view, which refused the request if it had to,
+    and had the feed arrive), then every event until the client goes or the token is
+    revoked."""
     layer = get_channel_layer()
     channel = await layer.new_channel()
     stream = Stream(feed, language)
@@ -128,7 +125,7 @@ async def ndjson(feed: Feed, first: list[dict], language: str) -> AsyncIterator[
         for group in feed.groups():
             with contextlib.suppress(Exception):  # the layer is down: heartbeats catch up
                 await twice(layer.group_add, group, channel)
-        await stream.open(channel)
+        await stream.open()
         for event in first:
             yield line(event)
         hearing = asyncio.ensure_future(_hear(layer, channel, stream))

@@ -149,8 +149,8 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
                 frame = error_frame(_("That move could not be read"))
             async with self.mailbox.lock:
                 await self.send(text_data=frame)
-        except SessionEnded:
-            await self.close(code=NOT_LOGGED_IN)
+        except SessionEnded as ended:
+            await self.close(code=ended.close_code)
         except (services.GameError, throttle.Throttled) as error:
             await self._refused(error)
 

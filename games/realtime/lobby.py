@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from ..db import selectors
 from ..i18n.languages import language_for_scope
 from ..services.events import LOBBY_GROUP, lobby_user_group
-from .sockets import NOT_LOGGED_IN, Dispatch, PlayerSockets, base_url, error_frame
+from .sockets import NOT_LOGGED_IN, CountedSocket, Dispatch, PlayerSockets, base_url, error_frame
 from .tables import in_database
 
 
@@ -57,7 +57,7 @@ class LobbyLists(PerLoop):
         return rendered[consumer.language]
 
 
-class LobbyConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
+class LobbyConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsumer):
     """``/ws/lobby/``: the lobby's lists, pushed when a match opens, starts or ends. The list
     every player shares is rendered once per process; a player's own lists come through a
     group of their own, only when their own matches changed."""
@@ -66,21 +66,25 @@ class LobbyConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
         self.language = language_for_scope(self.scope)
         self.base_url = base_url(self.scope)
         self.user = self.scope["user"]
-        await self.accept()
         if not self.user.is_authenticated:
+            await self.accept()  # to close with a code the page can read
             await self.close(code=NOT_LOGGED_IN)
             return
         self.session_key = self.scope["session"].session_key
+        if not await self.counted():
+            return
         await self.join_player_group()
         self.groups_joined = [LOBBY_GROUP, lobby_user_group(self.user.pk)]
         for group in self.groups_joined:
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()  # in its groups: nothing pushed from now on is missed
         self.own_open, self.casual_with = await in_database(self._mine_now)()
 
     async def disconnect(self, code: int) -> None:
         if not self.user.is_authenticated:
             return
+        await self.uncounted()
         await self.leave_player_group()
         for group in getattr(self, "groups_joined", []):
             with contextlib.suppress(Exception):
@@ -122,7 +126,7 @@ class LobbyConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
             return render_to_string(template, {**context, "base_url": self.base_url})
 
 
-class UserConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
+class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsumer):
     """``/ws/me/``: every page of a logged-in player. Sends the challenges banner (challenges
     to answer, and the player's own waiting for an answer) whenever they change, and takes the
     page to a match that has just started for the player (a rematch or a challenge accepted).
@@ -131,18 +135,22 @@ class UserConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.language = language_for_scope(self.scope)
         self.user = self.scope["user"]
-        await self.accept()  # a refusal below closes with a code the page can read
         if not self.user.is_authenticated:
+            await self.accept()  # to close with a code the page can read
             await self.close(code=NOT_LOGGED_IN)
             return
         self.session_key = self.scope["session"].session_key
+        if not await self.counted():
+            return
         await self.join_player_group()
+        await self.accept()
         # A page still loading when the player's challenge was accepted missed the push that
         # takes it to the match: it goes there now.
         await self.send(text_data=await in_database(self._render)(catch_up=True))
 
     async def disconnect(self, code: int) -> None:
         if self.user.is_authenticated:
+            await self.uncounted()
             await self.leave_player_group()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):

@@ -222,6 +222,9 @@ class Room:
     async def _run(self) -> None:
         waited = False
         while True:
+            if not self.subscribers:  # dropped: nothing to read for
+                _resolve(self._wanted.waiting)
+                return
             given, self._given = self._given, None
             if given is not None:
                 self._apply(given, None)

@@ -50,6 +50,11 @@ def session_is_users(session_key: str | None, user_id: int) -> bool:
     return True
 
 
+def is_suspended(user_id: int) -> bool:
+    """Whether the player may no longer log in (a moderator suspended them)."""
+    return get_user_model().objects.filter(pk=user_id, is_active=False).exists()
+
+
 # (session key, player id) -> the (session data, password hash) found to verify.
 _verified: dict[tuple[str, int], tuple[str, str]] = {}
 

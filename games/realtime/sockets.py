@@ -5,7 +5,7 @@ player's group and session, and the error frame.
 Refusals accept the socket and then close it with a code the page can read (a socket closed
 before it is accepted reaches the browser as a failed handshake, 1006, and the page would retry
 for ever): 4401 not logged in or the session ended, 4403 not allowed to watch, 4404 no such
-match, 4429 too many sockets open.
+match, 4423 the player was suspended, 4429 too many sockets open.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ import contextlib
 from channels.consumer import get_handler_name
 from django.template.loader import render_to_string
 
+from .. import services
 from ..services.events import user_group
 from . import sessions
-from .tables import in_database
+from .tables import Member, in_database, rooms
 
 NOT_LOGGED_IN = 4401
 NOT_ALLOWED = 4403
@@ -25,8 +26,21 @@ NO_SUCH_MATCH = 4404
 TOO_MANY = 4429
 
 
+SUSPENDED = 4423
+
+
 class SessionEnded(Exception):
-    """The session this socket was opened with is over: nothing more is done for it."""
+    """The session this socket was opened with is over: nothing more is done for it, and the
+    socket closes with ``close_code``."""
+
+    close_code = NOT_LOGGED_IN
+
+
+class Suspended(SessionEnded):
+    """The session ended because a moderator suspended the player: the page says so (the log-in
+    page gives the moderators' reason), not that the session merely ended."""
+
+    close_code = SUSPENDED
 
 
 class Dispatch:
@@ -59,7 +73,7 @@ class PlayerSockets:
         """Raise SessionEnded unless this socket's session is still this player's (in a
         database thread: it reads the session and the player afresh)."""
         if not sessions.session_is_users(self.session_key, self.user.pk):
-            raise SessionEnded
+            raise Suspended if sessions.is_suspended(self.user.pk) else SessionEnded
 
     async def session_check(self, event: dict) -> None:
         renamed = event.get("renamed")
@@ -67,8 +81,8 @@ class PlayerSockets:
             self.session_key = renamed[1]
         try:
             await in_database(self.check_session)()
-        except SessionEnded:
-            await self.close(code=NOT_LOGGED_IN)
+        except SessionEnded as ended:
+            await self.close(code=ended.close_code)
 
     async def session_ended(self, event: dict) -> None:
         if event["session_key"] == self.session_key:
@@ -76,6 +90,37 @@ class PlayerSockets:
 
     async def user_changed(self, event: dict) -> None:
         """The player's challenges changed: the page's own socket (``/ws/me/``) shows them."""
+
+
+class CountedSocket(Member):
+    """A page's socket other than the match's (``/ws/me/``, ``/ws/lobby/``): recorded while
+    open (``Connection``, kind "page"), so that a player's sockets are capped
+    (``PAGE_SOCKETS_PER_PLAYER``: past it, closed with 4429), and kept alive by the heartbeat,
+    which also has it rejoin its player's group."""
+
+    async def counted(self) -> bool:
+        """Record the socket (before it is accepted); False past the player's cap, and then
+        accepted and closed with 4429 (a code the page can read)."""
+        try:
+            await in_database(services.connection_open)(
+                user=self.user, channel_name=self.channel_name, kind="page"
+            )
+        except services.TooOften:
+            await self.accept()
+            await self.close(code=TOO_MANY)
+            return False
+        self.presence_name = self.channel_name
+        rooms().visit(self)
+        return True
+
+    async def uncounted(self) -> None:
+        if self.presence_name:
+            rooms().forget(self)
+            await in_database(services.connection_close)(channel_name=self.presence_name)
+
+    async def beat(self, *, touch: bool) -> None:
+        if touch:  # in case joining failed while the layer was down
+            await self.join_player_group()
 
 
 def error_frame(message: str) -> str:

@@ -172,7 +172,7 @@ class ProcessRooms(Rooms):
 
     def __init__(self, read) -> None:
         super().__init__(read)
-        self.ears: dict[int, asyncio.Task] = {}
+        self.ears: dict[int, tuple[asyncio.Task, asyncio.Future]] = {}  # listening, ready
         self.heartbeat: asyncio.Task | None = None
         self.members: set = set()  # every socket and stream the heartbeat visits
 
@@ -182,7 +182,9 @@ class ProcessRooms(Rooms):
         room = self.room(match_id)
         if match_id not in self.ears:
             ready = asyncio.get_running_loop().create_future()
-            self.ears[match_id] = asyncio.ensure_future(_listen(room, ready))
+            self.ears[match_id] = (asyncio.ensure_future(_listen(room, ready)), ready)
+        ready = self.ears[match_id][1]
+        if not ready.done():
             await asyncio.wait([ready], timeout=5)  # the layer is away: the heartbeat catches up
         return room
 
@@ -190,7 +192,7 @@ class ProcessRooms(Rooms):
         super()._drop(room)
         ear = self.ears.pop(room.match_id, None)
         if ear is not None:
-            ear.cancel()
+            ear[0].cancel()
 
     def visit(self, member) -> None:
         """``member`` is visited at every heartbeat (``Member``) until ``forget``."""

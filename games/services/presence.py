@@ -13,32 +13,44 @@ from . import events
 from .core import players_locked
 from .rematches import rematch_check_left
 
+# The cap on each kind of a player's open connections (settings), with the refusal's code.
+CAPS = {
+    Connection.Kind.MATCH: "SOCKETS_PER_PLAYER",
+    Connection.Kind.PAGE: "PAGE_SOCKETS_PER_PLAYER",
+    Connection.Kind.STREAM: "STREAMS_PER_ACCOUNT",
+}
 
-def connection_open(*, match_id: int, user, channel_name: str, capped: bool = True) -> Match:
-    """A socket opened on the match: recorded for presence (when a player arrived, the match's
-    other sockets hear of it). Returns the match as it stands, for the new socket's first board.
 
-    Refused (TooOften) past ``SOCKETS_PER_PLAYER`` live sockets of this player, or past
-    ``SOCKETS_PER_MATCH`` on the match for a spectator (its players always get in).
-    ``capped=False``: a program's stream of its own match (``games.api``), which counts for
-    presence but not against the cap a person's pages have; a bot may play many matches at
-    once, and the API's request limit bounds its streams."""
+def connection_open(
+    *, user, channel_name: str, match_id: int | None = None, kind: str = Connection.Kind.MATCH
+) -> Match | None:
+    """A socket or stream opened (``kind``; on the match ``match_id``, if any): recorded, for
+    presence and for the caps. When a player arrived on their match, the match's other
+    sockets hear of it. Returns the match as it stands.
+
+    Refused (TooOften) past the cap on this player's live connections of this kind (a match
+    page's sockets, other pages' sockets, API streams: ``CAPS``), or, for a spectator (a page
+    or a program), past ``SOCKETS_PER_MATCH`` on the match (its players always get in)."""
     with transaction.atomic():
-        # A player's sockets open one at a time, so their cap holds exactly; a match's holds
-        # give or take the arrivals of the same instant.
+        # A player's connections open one at a time, so their cap holds exactly; a match's
+        # holds give or take the arrivals of the same instant.
         players_locked(user)
         live = Connection.objects.filter(seen_at__gte=timezone.now() - PRESENCE_TIMEOUT)
-        if capped and live.filter(user=user).count() >= settings.SOCKETS_PER_PLAYER:
+        cap = getattr(settings, CAPS[kind])
+        if live.filter(user=user, kind=kind)[:cap].count() >= cap:
             raise TooOften("too_many_sockets")
-        match = Match.objects.select_related("player0", "player1", "winner").get(pk=match_id)
-        playing = match.seat_of(user) is not None
-        cap = settings.SOCKETS_PER_MATCH  # counted no further: the cost does not grow with it
-        if not playing and live.filter(match_id=match_id)[:cap].count() >= cap:
-            raise TooOften("watchers_cap")
+        match = playing = None
+        if match_id is not None:
+            match = Match.objects.select_related("player0", "player1", "winner").get(pk=match_id)
+            playing = match.seat_of(user) is not None
+            watchers = settings.SOCKETS_PER_MATCH  # counted no further: the cost stays flat
+            if not playing and live.filter(match_id=match_id)[:watchers].count() >= watchers:
+                raise TooOften("watchers_cap")
         # A channel name is new with every socket: a plain INSERT.
         Connection.objects.create(
-            channel_name=channel_name, match_id=match_id, user=user, seen_at=timezone.now()
-        )
+            channel_name=channel_name, match_id=match_id, user=user, kind=kind,
+            seen_at=timezone.now(),
+        )  # fmt: skip
         if playing:  # boards show whether the opponent is there; nobody is told of spectators
             events.send_event_on_commit(match_id, presence=True, opened=channel_name)
     return match
@@ -49,8 +61,10 @@ def connections_touch(*, channel_names: list[str]) -> None:
     Connection.objects.filter(channel_name__in=channel_names).update(seen_at=timezone.now())
 
 
-def connection_close(*, match_id: int, channel_name: str, playing: bool = True) -> None:
-    """``playing``: the socket was a player's (a spectator's going changes no board)."""
+def connection_close(*, channel_name: str, match_id: int | None = None, playing: bool = True):
+    """``playing``: the socket was a player's on the match (a spectator's going, or a socket
+    of no match, changes no board)."""
+    playing = playing and match_id is not None
     with transaction.atomic():
         Connection.objects.filter(channel_name=channel_name).delete()
         if playing:

@@ -45,7 +45,9 @@
       show(event.data);
     };
     socket.onclose = function (event) {
-      if (event.code === 4401) return; // logged out elsewhere
+      // Logged out elsewhere, or too many of the player's pages are open (this one then
+      // shows no live banner; the others do).
+      if (event.code === 4401 || event.code === 4423 || event.code === 4429) return;
       setTimeout(connect, delay + Math.random() * 500);
       delay = Math.min(delay * 2, 30000);
     };

@@ -10,6 +10,8 @@
   var REFUSALS = {
     4401: words.sessionEnded || "Your session has ended: log in again to keep playing.",
     4403: words.notAllowed || "You are not allowed to watch this match.",
+    4423: words.suspended ||
+      "Your account has been suspended. Log in again to read the moderators' reason.",
     4404: words.noMatch || "There is no such match.",
     4429: words.tooMany ||
       "Too many connections are open: close some of your other tabs, then reload this page."

@@ -40,6 +40,27 @@ def test_logging_out_elsewhere_closes_the_match_socket_and_the_page_says_so(
     other_tab.close()
 
 
+def test_a_suspension_closes_the_players_page_and_it_says_suspended_in_thai(
+    alice, bob, new_page, live_server_url, django_user_model
+):
+    """Not "your session has ended", which sent suspended players to reset their password."""
+    from games.models import PlayerSettings
+
+    PlayerSettings.objects.update_or_create(user=alice, defaults={"language": "th"})
+    match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
+    page = new_page(logged_in=alice)
+    opened = match_sockets(page)
+    page.goto(f"{live_server_url}/matches/{match.pk}/")
+    page.wait_for_selector("#board[data-version='1']")
+    moderator = django_user_model.objects.create_user("mod")
+    services.player_suspend(moderator=moderator, player=alice, reason="stolen account")
+    page.wait_for_selector("#live-status:not([hidden])", timeout=5_000)
+    status = page.locator("#live-status").inner_text()
+    assert status == "บัญชีของคุณถูกระงับ เข้าสู่ระบบอีกครั้งเพื่ออ่านเหตุผลที่ผู้ดูแลให้ไว้"
+    time.sleep(2)
+    assert len(opened) == 1  # and no retrying
+
+
 def test_a_private_match_starting_closes_a_watchers_socket_and_the_page_says_so(
     alice, bob, carol, new_page, live_server_url
 ):

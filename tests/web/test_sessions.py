@@ -155,8 +155,9 @@ async def test_a_suspension_closes_the_players_sockets_after_the_commit(
     await database_sync_to_async(services.player_suspend)(
         moderator=moderator, player=player, reason="stolen account"
     )
-    assert await closed_with(ws) == 4401
-    assert await closed_with(lobby) == 4401
+    # Closed as suspended (4423: the page says so), not as a session that merely ended.
+    assert await closed_with(ws) == 4423
+    assert await closed_with(lobby) == 4423
 
 
 async def test_a_suspended_players_socket_cannot_move_even_if_the_news_was_lost(
@@ -168,7 +169,7 @@ async def test_a_suspended_players_socket_cannot_move_even_if_the_news_was_lost(
         is_active=False
     )
     await send_move(ws, action)
-    assert await closed_with(ws) == 4401
+    assert await closed_with(ws) == 4423
     assert await moves(match.pk) == 0
 
 

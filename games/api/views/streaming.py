@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.db import close_old_connections
 from django.http import StreamingHttpResponse
 from django.utils.translation import get_language
@@ -16,6 +18,7 @@ router = Router()
 
 
 def _stream(feed, first: list[dict]) -> StreamingHttpResponse:
+    feed.arrive(f"stream.{secrets.token_hex(12)}")  # past the account's cap: refused, 429
     response = StreamingHttpResponse(
         ndjson(feed, first, get_language()), content_type="application/x-ndjson"
     )

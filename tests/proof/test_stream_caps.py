@@ -1,0 +1,105 @@
+"""Issue 36, finding 3: one account held 1,000 spectator streams on one match, and the site
+slowed for everyone. Every kind of socket and stream is now capped per account (and those on a
+match per match): past the cap the next one is refused with words (a 429, or an error frame and
+4429), and closing one lets one more open. bench/streams.py measures the 1,000."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import AsyncClient
+
+from euchre_site.asgi import application
+from games.models import Connection
+from tests.api.conftest import token_for
+from tests.matches import start
+from tests.web.test_consumers import refused_with, socket
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+db = database_sync_to_async
+TOO_MANY = 4429
+
+
+async def page_socket(user, path: str) -> WebsocketCommunicator:
+    ws = await socket(user, path)
+    assert (await ws.connect())[0]
+    await ws.receive_nothing(timeout=0.2)  # still open (a refusal closes at once)
+    return ws
+
+
+async def api_socket(token: str, path: str) -> tuple[WebsocketCommunicator, dict | None]:
+    """An API socket and its first frame (None: nothing to say yet, and open)."""
+    headers = [(b"host", b"testserver"), (b"authorization", f"Bearer {token}".encode())]
+    ws = WebsocketCommunicator(application, path, headers=headers)
+    assert (await ws.connect())[0]
+    if await ws.receive_nothing(timeout=0.5):
+        return ws, None
+    return ws, json.loads(await ws.receive_from(timeout=5))
+
+
+async def rows(user, kind: str) -> int:
+    return await db(Connection.objects.filter(user=user, kind=kind).count)()
+
+
+@pytest.mark.parametrize("path", ["/ws/me/", "/ws/lobby/"])
+async def test_a_players_page_sockets_are_capped(path, alice, settings):
+    settings.PAGE_SOCKETS_PER_PLAYER = 3
+    open_ones = [await page_socket(alice, path) for _ in range(3)]
+    assert await refused_with(await socket(alice, path)) == TOO_MANY
+    assert await rows(alice, "page") == 3
+    await open_ones.pop().disconnect()
+    open_ones.append(await page_socket(alice, path))  # one closed: one more may open
+    for ws in open_ones:
+        await ws.disconnect()
+    assert await rows(alice, "page") == 0
+
+
+async def test_an_accounts_api_streams_are_capped_whatever_the_kind_or_token(
+    alice, bob, carol, settings
+):
+    settings.STREAMS_PER_ACCOUNT = 3
+    match = await db(start)(alice, bob, move_seconds=None)
+    tokens = [await db(token_for)(carol, name=f"bot {n}") for n in range(3)]  # tokens are free
+    held = []
+    for n, path in enumerate(["account", f"matches/{match.pk}", "account"]):
+        ws, first = await api_socket(tokens[n], f"/api/v1/ws/{path}")
+        assert first is None or first["type"] == "state", first  # carol plays no match
+        held.append(ws)
+    assert await rows(carol, "stream") == 3
+    # A fourth: refused over the websocket, in words, with 4429...
+    ws, frame = await api_socket(tokens[0], f"/api/v1/ws/matches/{match.pk}")
+    assert frame["type"] == "error" and frame["code"] == "too_many_sockets"
+    assert "Too many of your connections are open" in frame["detail"]
+    assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": TOO_MANY}
+    # ...and over http, before a byte of the stream: a 429 with words.
+    auth = {"authorization": f"Bearer {tokens[1]}"}
+    answer = await AsyncClient().get(f"/api/v1/stream/matches/{match.pk}", headers=auth)
+    assert answer.status_code == 429 and answer.json()["code"] == "too_many_sockets"
+    assert await rows(carol, "stream") == 3
+    await held.pop().disconnect()
+    assert await rows(carol, "stream") == 2
+    again, first = await api_socket(tokens[2], f"/api/v1/ws/matches/{match.pk}")
+    assert first["type"] == "state"  # one closed: one more may open
+    for ws in [*held, again]:
+        await ws.disconnect()
+    assert await rows(carol, "stream") == 0
+
+
+async def test_programs_watching_a_match_count_against_its_cap_on_watchers(
+    alice, bob, carol, settings
+):
+    settings.SOCKETS_PER_MATCH = 1
+    match = await db(start)(alice, bob, move_seconds=None)
+    watcher = await page_socket(carol, f"/ws/matches/{match.pk}/")
+    dave = await db(type(alice).objects.create_user)("dave")
+    ws, frame = await api_socket(await db(token_for)(dave), f"/api/v1/ws/matches/{match.pk}")
+    assert frame["code"] == "watchers_cap" and frame["detail"]
+    assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": TOO_MANY}
+    # The match's players always get in.
+    player, first = await api_socket(await db(token_for)(alice), f"/api/v1/ws/matches/{match.pk}")
+    assert first["type"] == "state"
+    for open_one in (watcher, player):
+        await open_one.disconnect()
