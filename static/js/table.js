@@ -87,17 +87,17 @@
     if (felt) felt.classList.remove("after-trick");
   }
 
-  document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
-    var current = board();
-    var fragment = event.detail.fragment;
-    var incoming = fragment && fragment.querySelector ? fragment.querySelector("#board") : null;
-    if (!current || !incoming || event.detail.target !== current ||
-        lastLine(incoming) !== lastLine(current)) {
+  // A board that replaces one with the same last line (nothing was played: a rematch offered
+  // or declined, someone arrived) carries the beat on: during it, where it is; after it, the
+  // table at rest, instead of the result hiding again for two seconds and the trick coming
+  // back. Pushed boards are handled before their swap, the answers to the page's own forms
+  // (a click on "Decline") right after it, before the browser paints.
+  function carryOver(incoming, previous) {
+    if (!incoming || !previous || incoming === previous ||
+        lastLine(incoming) !== lastLine(previous)) {
       return;
     }
     if (Date.now() < beatUntil) {
-      // Sent again during the beat (a rematch offered or declined at once): the beat goes on
-      // where it is, rather than hiding the result again and bringing the trick back.
       var elapsed = BEAT_MS - (beatUntil - Date.now());
       incoming.querySelectorAll(".felt.after-trick > *").forEach(function (part) {
         part.style.animationDelay = -elapsed + "ms";
@@ -105,12 +105,23 @@
       return;
     }
     showAtOnce(incoming);
-    var before = current.querySelector("[data-trick-pause]");
+    var before = previous.querySelector("[data-trick-pause]");
     var done = incoming.querySelector("[data-trick-pause]");
-    if (done && before && before.hidden) {
+    if (done && before && (before.hidden || before.classList.contains("collected"))) {
       done.classList.add("collected");
       done.hidden = true;
     }
+  }
+
+  document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var fragment = event.detail.fragment;
+    var incoming = fragment && fragment.querySelector ? fragment.querySelector("#board") : null;
+    if (event.detail.target === board()) carryOver(incoming, board());
+  });
+
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    var old = event.detail.target;
+    if (old && old.id === "board" && !old.isConnected) carryOver(board(), old);
   });
 
   // A short tone (no audio file to load): higher for my turn, lower for their card.

@@ -52,8 +52,16 @@ def test_a_suspension_closes_the_players_page_and_it_says_suspended_in_thai(
     opened = match_sockets(page)
     page.goto(f"{live_server_url}/matches/{match.pk}/")
     page.wait_for_selector("#board[data-version='1']")
-    moderator = django_user_model.objects.create_user("mod")
-    services.player_suspend(moderator=moderator, player=alice, reason="stolen account")
+    # A moderator suspends her in the admin, as moderators do.
+    moderator = django_user_model.objects.create_superuser("mod", password="x")
+    admin = new_page(logged_in=moderator)
+    admin.goto(f"{live_server_url}/admin/auth/user/")
+    admin.check(f"input.action-select[value='{alice.pk}']")
+    admin.select_option("select[name=action]", "suspend_players")
+    admin.click("button[name=index]")
+    admin.fill("#id_reason", "stolen account")
+    admin.click("input[type=submit][value='Suspend players']")
+    admin.wait_for_selector(".messagelist")
     page.wait_for_selector("#live-status:not([hidden])", timeout=5_000)
     status = page.locator("#live-status").inner_text()
     assert status == "บัญชีของคุณถูกระงับ เข้าสู่ระบบอีกครั้งเพื่ออ่านเหตุผลที่ผู้ดูแลให้ไว้"
