@@ -54,7 +54,10 @@ class Stream(Member):
         return self.feed.present
 
     async def open(self) -> None:
-        """The stream is open (its feed arrived): a match's stream follows the match's room."""
+        """The stream is open (its feed arrived) and in its groups: first a catch-up (what
+        was said between the feed's first read and the joining), then a match's stream
+        follows the match's room."""
+        self.inbox.put_nowait(("beat", False))
         if isinstance(self.feed, MatchFeed):
             self.room = await rooms().enter(self.feed.match_id)
             with contextlib.suppress(Gone):  # the next event says the match is gone

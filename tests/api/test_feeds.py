@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from games import services
@@ -39,3 +41,36 @@ def test_a_challenge_accepted_between_the_feeds_reads_starts_its_match_first(
     monkeypatch.setattr(feeds, "pending_challenges", after_the_first_read(feeds.pending_challenges))
     heard = [event["type"] for _ in range(2) for event in feed.changed()]
     assert heard == ["matchStart", "challengeGone"]
+
+
+def test_a_streams_events_from_its_rooms_table_are_those_a_fresh_read_gives(alice, bob):
+    """A match's stream takes each change from the match's room (no read of its own): what it
+    sends from the room's table is exactly what a stream opened afresh with the same last
+    version reads, moves and state."""
+    from games.engine import legal_actions
+    from games.realtime.tables import Table, read_tables
+    from tests.matches import start
+
+    match = start(alice, bob, move_seconds=None)
+    row, _token = services.api_token_create(user=bob, name="bot", scopes=["read"])
+    row = ApiToken.objects.select_related("user").get(pk=row.pk)
+    following = feeds.MatchFeed(token=row, match_id=match.pk)
+    following.start()  # up to date: at the match's version
+    seen = match.version
+    table = read_tables([match.pk], [], {match.pk})[match.pk].table
+    for _ in range(3):  # moves made here: the room's table comes from each move itself
+        state = table.state
+        moved = services.move_apply(
+            user=table.row.players[state.turn], match_id=match.pk,
+            action=str(legal_actions(state)[0]), version=table.version,
+        )  # fmt: skip
+        table = Table.after(moved, table, table.match.ratings)
+    sent = following.table_events(table)
+    fresh = feeds.MatchFeed(token=row, match_id=match.pk, since=seen).start()
+    assert sent == fresh
+    assert [e["type"] for e in sent] == ["move", "move", "move", "state"]
+    # A table that keeps only its last move: a stream further behind reads the moves instead
+    # (None: not from the table).
+    short = dataclasses.replace(table, moves=table.moves[-1:], moves_above=table.version - 1)
+    behind = feeds.MatchFeed(token=row, match_id=match.pk, since=seen)
+    assert behind.table_events(short) is None
