@@ -8,7 +8,8 @@ the opponent's pushed board is measured: first for ``--seconds`` alone, then for
 while a third account, with 10 tokens, opens ``--streams`` streams on the same match (half
 over the API's websocket, half as NDJSON over http) and holds every one it gets. Prints the
 streams held and refused (with the words of the refusal) and the move-to-push latency of the
-two phases (p50, p95, p99), and their ratio.
+phases (p50, p95, p99): alone, while the attempts are made, and afterwards while the
+attacker holds what it got; with the ratios of the medians.
 
     DATABASE_URL=postgres://euchre:euchre@127.0.0.1:5432/euchre \\
     REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python bench/streams.py [--streams 1000]
@@ -93,8 +94,9 @@ class Seat:
 
 
 async def play(base: str, match_id: int, cookies: list[str], until: float, think: float,
-               rng: random.Random) -> list[float]:  # fmt: skip
-    """Moves over the page sockets until ``until``; the move-to-opponent-push latencies."""
+               rng: random.Random) -> list[tuple[float, float]]:  # fmt: skip
+    """Moves over the page sockets until ``until``: when each was sent, and its
+    move-to-opponent-push latency."""
     import re
 
     import websockets
@@ -124,7 +126,7 @@ async def play(base: str, match_id: int, cookies: list[str], until: float, think
                 break
             await asyncio.sleep(0.01)
         if version + 1 in other.seen:
-            latencies.append(other.seen[version + 1] - sent)
+            latencies.append((sent, other.seen[version + 1] - sent))
     for seat in seats:
         await seat.ws.close()
         seat.reader.cancel()
@@ -177,23 +179,51 @@ async def attack(base: str, match_id: int, tokens: list[str], count: int, held: 
     return outcome
 
 
+def attacker(base: str, match_id: int, tokens: list[str], count: int, until: float, report):
+    """The attacker, in a process of its own (its work is not in the players' loop): the
+    attempts, then holding what it got until ``until`` (wall clock). Puts the outcome and
+    when the attempts began and ended on ``report``."""
+
+    async def go():
+        held: list = []
+        began = time.time()
+        outcome = await attack(base, match_id, tokens, count, held)
+        ended = time.time()
+        await asyncio.sleep(max(0.0, until - time.time()))
+        for thing in reversed(held):
+            try:
+                await (thing.aclose() if hasattr(thing, "aclose") else thing.close())
+            except Exception:  # noqa: BLE001, S110 - closing what the attack held, at the end
+                pass
+        return dict(outcome), began, ended
+
+    report.put(asyncio.run(go()))
+
+
 async def run(site: Site, match_id: int, cookies, tokens, args) -> tuple:
+    import multiprocessing
+
     rng = random.Random(36)
     alone = await play(
         site.base, match_id, cookies, time.perf_counter() + args.seconds, args.think, rng
     )
-    held: list = []
-    playing = asyncio.ensure_future(
-        play(site.base, match_id, cookies, time.perf_counter() + args.seconds, args.think, rng)
+    report = multiprocessing.get_context("spawn").Queue()
+    until = time.time() + args.seconds
+    process = multiprocessing.get_context("spawn").Process(
+        target=attacker, args=(site.base, match_id, tokens, args.streams, until, report)
     )
-    outcome = await attack(site.base, match_id, tokens, args.streams, held)
-    attacked = await playing
-    for thing in reversed(held):
-        try:
-            await (thing.aclose() if hasattr(thing, "aclose") else thing.close())
-        except Exception:  # noqa: BLE001, S110 - closing what the attack held, at the end
-            pass
-    return alone, attacked, outcome
+    process.start()
+    attacked = await play(
+        site.base, match_id, cookies, time.perf_counter() + args.seconds, args.think, rng
+    )
+    outcome, began, ended = await asyncio.get_running_loop().run_in_executor(None, report.get)
+    process.join()
+    outcome = Counter(outcome)
+    outcome[f"(the attempts took {ended - began:.1f} s)"] = 0
+    shift = time.time() - time.perf_counter()  # the players' clock to the wall clock
+    during = [latency for sent, latency in attacked if sent + shift < ended]
+    after = [latency for sent, latency in attacked if sent + shift >= ended]
+    return [latency for _sent, latency in alone], during, after, outcome
 
 
 def main() -> None:
@@ -215,20 +245,22 @@ def main() -> None:
     site = Site(env, 2, True)
     try:
         site.start()
-        alone, attacked, outcome = asyncio.run(run(site, match_id, cookies, tokens, args))
+        alone, during, after, outcome = asyncio.run(run(site, match_id, cookies, tokens, args))
     finally:
         site.stop()
     print(f"{args.streams} streams attempted by one account (10 tokens) on a match in play,")
     print("2 web processes behind nginx (deploy/nginx.conf), PostgreSQL + Redis, as the README")
     for what, count in sorted(outcome.items()):
-        print(f"  {count:5d}  {what}")
-    for name, values in (("alone", alone), ("under attack", attacked)):
+        print(f"  {count:5d}  {what}" if count else f"         {what}")
+    phases = (("alone", alone), ("attempting", during), ("holding", after))
+    for name, values in phases:
         p50, p95, p99 = quantiles(values)
         print(f"move -> opponent push, {name:12s} p50 {p50:6.1f} ms  p95 {p95:6.1f} ms"
               f"  p99 {p99:6.1f} ms  ({len(values)} moves)")  # fmt: skip
-    if alone and attacked:
-        ratio = statistics.median(attacked) / statistics.median(alone)
-        print(f"median under attack / alone: {ratio:.2f}x")
+    for name, values in phases[1:]:
+        if alone and values:
+            ratio = statistics.median(values) / statistics.median(alone)
+            print(f"median {name} / alone: {ratio:.2f}x")
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         token = token_from_header(_header(self.scope, b"authorization"))
         with translation.override(self.language):
             row = authenticate(token, "read")
+            services.connection_room(user=row.user, kind="stream")  # at the cap: no more reads
             if "match_id" in kwargs:
                 feed: Feed = MatchFeed(token=row, match_id=kwargs["match_id"], since=self._since())
             else:

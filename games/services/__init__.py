@@ -71,7 +71,7 @@ from .players import (
     player_look_set,
     player_sound_set,
 )
-from .presence import connection_close, connection_open, connections_touch
+from .presence import connection_close, connection_open, connection_room, connections_touch
 from .ratings import rating_changes_reverse
 from .rematches import REMATCH_LAPSE, rematch_accept, rematch_decline, rematch_lapse, rematch_offer
 from .reports import report_close, report_create
@@ -111,6 +111,7 @@ __all__ = [
     "computer_user",
     "connection_close",
     "connection_open",
+    "connection_room",
     "connections_touch",
     "match_abort",
     "match_abort_moderated",

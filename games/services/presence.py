@@ -31,6 +31,7 @@ def connection_open(
     Refused (TooOften) past the cap on this player's live connections of this kind (a match
     page's sockets, other pages' sockets, API streams: ``CAPS``), or, for a spectator (a page
     or a program), past ``SOCKETS_PER_MATCH`` on the match (its players always get in)."""
+    connection_room(user=user, kind=kind)  # at the cap: refused before any lock is taken
     with transaction.atomic():
         # A player's connections open one at a time, so their cap holds exactly; a match's
         # holds give or take the arrivals of the same instant.
@@ -54,6 +55,16 @@ def connection_open(
         if playing:  # boards show whether the opponent is there; nobody is told of spectators
             events.send_event_on_commit(match_id, presence=True, opened=channel_name)
     return match
+
+
+def connection_room(*, user, kind: str) -> None:
+    """Raise TooOften if ``user`` has as many live connections of ``kind`` as they may: one
+    query, no lock, so that a flood of attempts past the cap costs the other players nothing
+    (``connection_open`` checks again, under the player's lock, before it records one)."""
+    live = Connection.objects.filter(seen_at__gte=timezone.now() - PRESENCE_TIMEOUT)
+    cap = getattr(settings, CAPS[kind])
+    if live.filter(user=user, kind=kind)[:cap].count() >= cap:
+        raise TooOften("too_many_sockets")
 
 
 def connections_touch(*, channel_names: list[str]) -> None:

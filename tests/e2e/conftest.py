@@ -137,23 +137,26 @@ def new_page(browser, request):
     settle()
 
 
-def settle(tasks_seconds: float = 3.0, sockets_seconds: float = 0.5) -> None:
+def settle(tasks_seconds: float = 3.0, sockets_seconds: float = 2.0) -> None:
     """Wait until the worker runs no task and has none due (at most ``tasks_seconds``) and
-    the server has handled the closed sockets, their presence rows gone (at most
-    ``sockets_seconds``: it takes well under 0.1 s; a few tests leave a socket that no page
-    closed). The flush after each test empties every table at once: meeting their writes,
-    PostgreSQL breaks the tie as a deadlock and the flush fails (seen once in CI, just after
-    a whole match)."""
+    the server has handled the closed sockets, their rows gone and none written for a
+    moment (a socket whose page closed as it opened is recorded late, then removed), at most
+    ``sockets_seconds`` (a few tests leave a socket that no page closed). The flush after
+    each test empties every table at once: meeting their writes, PostgreSQL breaks the tie
+    as a deadlock and the flush fails (seen in CI just after a whole match, and after a
+    test that changes language page after page: each page's own socket is a row)."""
     from django_tasks.base import TaskResultStatus
     from django_tasks_db.models import DBTaskResult
 
     from games.models import Connection
 
     began = time.monotonic()
+    quiet = 0  # checks in a row that found no socket's row
     while time.monotonic() < began + tasks_seconds:
         due = Q(status=TaskResultStatus.READY, run_after__lte=timezone.now())
         working = DBTaskResult.objects.filter(due | Q(status=TaskResultStatus.RUNNING))
-        sockets = time.monotonic() < began + sockets_seconds and Connection.objects.exists()
+        quiet = 0 if Connection.objects.exists() else quiet + 1
+        sockets = time.monotonic() < began + sockets_seconds and quiet < 4
         if not working.exists() and not sockets:
             return
         time.sleep(0.05)
