@@ -22,10 +22,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -35,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.load.measuring import quantiles  # noqa: E402
-from bench.load.servers import Site, fresh_database  # noqa: E402
+from bench.load.servers import Site, production_env  # noqa: E402
 
 VERSION = '<div id="board"'
 
@@ -232,15 +230,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="each phase")
     parser.add_argument("--think", type=float, default=0.5, help="mean seconds between moves")
     args = parser.parse_args()
-    url, redis = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
-    if not (url and redis):
-        sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: the benchmark runs production-style")
-    env = {**os.environ, "DATABASE_URL": fresh_database(url), "DEBUG": "0"}
-    env.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
-    env["DJANGO_SETTINGS_MODULE"] = "euchre_site.settings"
-    os.environ.update(env)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    subprocess.run(["redis-cli", "-u", redis, "flushdb"], check=False, capture_output=True)
+    env = production_env()
     match_id, cookies, tokens = setup()
     site = Site(env, 2, True)
     try:

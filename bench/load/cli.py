@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import subprocess
 import sys
@@ -15,7 +14,7 @@ from . import __doc__ as ABOUT
 from .client import ApiSocket, ApiStream, PageHttp, PageSocket, Start, Transport, play
 from .measuring import Stats, bare_view, loop_lag, machine_busy, quantiles
 from .restart import restart_with_pages_open
-from .servers import ROOT, Site, fresh_database, setup_matches, stored_moves
+from .servers import ROOT, Site, production_env, setup_matches, stored_moves
 
 
 def arguments() -> argparse.Namespace:
@@ -84,17 +83,9 @@ async def play_window(site: Site, matches, args, stats: Stats, rng, delay: float
 
 def main() -> None:
     args = arguments()
-    url, redis = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
-    if not (url and redis):
-        sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: the benchmark runs production-style")
-    env = {**os.environ, "DATABASE_URL": fresh_database(url), "DEBUG": "0"}
-    env.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
-    env["DJANGO_SETTINGS_MODULE"] = "euchre_site.settings"
-    os.environ.update(env)
+    env = production_env()
     manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    subprocess.run(["redis-cli", "-u", redis, "flushdb"], check=False, capture_output=True)
     matches = setup_matches(args.matches, args.computer, api=args.api)
     # This process's own lateness is in every latency it measures (it is printed): it runs on
     # uvloop, as the server does (uvicorn[standard]), so that it adds as little as it can.

@@ -32,6 +32,22 @@ def fresh_database(url: str, suffix: str = "bench") -> str:
     return f"{base}/{bench}"
 
 
+def production_env(name: str = "bench") -> dict[str, str]:
+    """The environment a bench serves the site with: the README's production settings on a
+    database of its own (``<name>_<suffix>``, made afresh and migrated) and an emptied Redis
+    database. Exits if ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` are not set."""
+    url, redis = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
+    if not (url and redis):
+        sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: the benchmark runs production-style")
+    env = {**os.environ, "DATABASE_URL": fresh_database(url, name), "DEBUG": "0"}
+    env.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
+    env["DJANGO_SETTINGS_MODULE"] = "euchre_site.settings"
+    os.environ.update(env)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run(["redis-cli", "-u", redis, "flushdb"], check=False, capture_output=True)
+    return env
+
+
 def setup_matches(count: int, computer: str = "", api: bool = False) -> list[tuple[int, str, str]]:
     """``count`` active matches between fresh users: (match id, cookie A, cookie B); against
     the computer of that strength if ``computer`` (cookie B empty); with ``api``, API tokens

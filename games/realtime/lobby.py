@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from ..db import selectors
 from ..i18n.languages import language_for_scope
 from ..services.events import LOBBY_GROUP, lobby_user_group
-from .sockets import NOT_LOGGED_IN, CountedSocket, Dispatch, PlayerSockets, base_url, error_frame
+from .sockets import CountedSocket, Dispatch, PlayerSockets, base_url, error_frame
 from .tables import in_database
 
 
@@ -65,15 +65,8 @@ class LobbyConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsum
     async def connect(self) -> None:
         self.language = language_for_scope(self.scope)
         self.base_url = base_url(self.scope)
-        self.user = self.scope["user"]
-        if not self.user.is_authenticated:
-            await self.accept()  # to close with a code the page can read
-            await self.close(code=NOT_LOGGED_IN)
+        if not await self.open_counted():
             return
-        self.session_key = self.scope["session"].session_key
-        if not await self.counted():
-            return
-        await self.join_player_group()
         self.groups_joined = [LOBBY_GROUP, lobby_user_group(self.user.pk)]
         for group in self.groups_joined:
             with contextlib.suppress(Exception):
@@ -134,15 +127,8 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
 
     async def connect(self) -> None:
         self.language = language_for_scope(self.scope)
-        self.user = self.scope["user"]
-        if not self.user.is_authenticated:
-            await self.accept()  # to close with a code the page can read
-            await self.close(code=NOT_LOGGED_IN)
+        if not await self.open_counted():
             return
-        self.session_key = self.scope["session"].session_key
-        if not await self.counted():
-            return
-        await self.join_player_group()
         await self.accept()
         # A page still loading when the player's challenge was accepted missed the push that
         # takes it to the match: it goes there now.

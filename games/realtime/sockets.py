@@ -98,6 +98,21 @@ class CountedSocket(Member):
     (``PAGE_SOCKETS_PER_PLAYER``: past it, closed with 4429), and kept alive by the heartbeat,
     which also has it rejoin its player's group."""
 
+    async def open_counted(self) -> bool:
+        """The opening both share: refused (4401) without a logged-in player, recorded and
+        in the player's group before it is accepted (nothing pushed from then on is missed).
+        False if refused."""
+        self.user = self.scope["user"]
+        if not self.user.is_authenticated:
+            await self.accept()  # to close with a code the page can read
+            await self.close(code=NOT_LOGGED_IN)
+            return False
+        self.session_key = self.scope["session"].session_key
+        if not await self.counted():
+            return False
+        await self.join_player_group()
+        return True
+
     async def counted(self) -> bool:
         """Record the socket (before it is accepted); False past the player's cap, and then
         accepted and closed with 4429 (a code the page can read)."""
