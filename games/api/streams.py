@@ -90,7 +90,7 @@ class Stream(Member):
                 if kind == "table":
                     events = self.feed.table_events(item)
                     if events is None:  # it missed more than the table holds
-                        events = await in_database(_on)(self.feed, {}, self.language)
+                        events = await in_database(_changed)(self.feed, self.language)
                 else:
                     message = item if kind == "layer" else None
                     events = await in_database(_on)(self.feed, message, self.language)
@@ -103,9 +103,13 @@ class Stream(Member):
 
 def _on(feed: Feed, message: dict | None, language: str) -> list[dict]:
     with translation.override(language):
-        if message == {}:  # a match's moves the room's table did not hold
-            return feed.changed()
         return feed.on(message)
+
+
+def _changed(feed: Feed, language: str) -> list[dict]:
+    """A match's events read from the database (the room's table did not hold its moves)."""
+    with translation.override(language):
+        return feed.changed()
 
 
 async def _presence(step, *args) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import weakref
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
@@ -15,24 +14,9 @@ from django.utils.translation import gettext as _
 from ..db import selectors
 from ..i18n.languages import language_for_scope
 from ..services.events import LOBBY_GROUP, lobby_user_group
+from .room import PerLoop
 from .sockets import CountedSocket, Dispatch, PlayerSockets, base_url, error_frame
 from .tables import in_database
-
-
-class PerLoop:
-    """One instance per event loop (a server process has one; each async test has its own)."""
-
-    _by_loop: weakref.WeakKeyDictionary
-
-    def __init_subclass__(cls) -> None:
-        cls._by_loop = weakref.WeakKeyDictionary()
-
-    @classmethod
-    def of_this_loop(cls):
-        loop = asyncio.get_running_loop()
-        if loop not in cls._by_loop:
-            cls._by_loop[loop] = cls()
-        return cls._by_loop[loop]
 
 
 class LobbyLists(PerLoop):

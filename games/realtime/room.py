@@ -42,21 +42,14 @@ class Table(Protocol):
 
 
 @dataclass(frozen=True)
-class Presence:
-    """Who is at a match: its players with an open socket (on any process), and how many
-    others watch."""
-
-    players: frozenset[int] = frozenset()
-    watching: int = 0
-
-
-@dataclass(frozen=True)
 class Read:
     """The answer to one of a room's reads: the table (None if it was not asked for, or the
-    match is gone) and who is at it (None if not asked for)."""
+    match is gone) and who is at it (None if not asked for: else its ``players`` with an open
+    socket, on any process, and how many others are ``watching``, as
+    ``games.db.selectors.Presence`` has them)."""
 
     table: Any = None
-    presence: Presence | None = None
+    presence: Any = None
     gone: bool = False
 
 
@@ -146,7 +139,8 @@ class Room:
     async def join(self, mailbox: Mailbox, member=None, *, presence: bool = False) -> None:
         """Subscribe ``mailbox`` and offer it the table as it is (read first if the room has
         none; with presence read again first if ``presence``: a player's socket just opened).
-        ``member``: what the heartbeat asks of the subscriber (``Heartbeat``)."""
+        ``member``: what else the subscriber is (``tables.Member``: what the heartbeat asks of
+        it; an API stream keeps the room's last moves)."""
         self.subscribers[mailbox] = member
         if self.table is None or presence:
             await self.want(match=self.table is None, presence=True, wait=True)
@@ -183,17 +177,17 @@ class Room:
     def want(
         self, *, match: bool = False, presence: bool = False, at_least: int = 0,
         wait: bool = False,
-    ):  # fmt: skip
+    ) -> asyncio.Future | None:  # fmt: skip
         """Ask for a read: of the match (``match``: even at the version it has, something
         else changed; or the match has reached ``at_least``) and/or of who is at it. Reads
         asked for while one is under way go together in the next. ``wait``: returns an
-        awaitable that is done once a read started after this call was applied."""
+        future that is done once a read started after this call was applied."""
         future = None
         if wait:
             future = asyncio.get_running_loop().create_future()
         self._merge(_Wanted(match, presence, at_least, [future] if future else []))
         self._start()
-        return future if future is not None else _done()
+        return future
 
     def event(self, *, version: int | None, presence: bool) -> None:
         """The channel layer's news of the match: its version, and whether who is at it
@@ -267,7 +261,7 @@ class Room:
         wanted = self._wanted
         return wanted.match or wanted.presence or bool(wanted.waiting) or self._behind(wanted)
 
-    def _apply(self, table, presence: Presence | None, *, again: bool = False) -> None:
+    def _apply(self, table, presence, *, again: bool = False) -> None:
         """Take what is newer: the match only at a later version (``again``: or at the same,
         read again because something changed without a version), presence from every read
         (reads are made one after another, so each knows more than the one before)."""
@@ -292,9 +286,6 @@ class Room:
         for mailbox in list(self.subscribers):
             mailbox.offer(self.revision, table)
 
-    def idle(self) -> bool:
-        return self._runner is None or self._runner.done()
-
 
 def _resolve(futures: list[asyncio.Future]) -> None:
     for future in futures:
@@ -302,27 +293,29 @@ def _resolve(futures: list[asyncio.Future]) -> None:
             future.set_result(None)
 
 
-def _done() -> asyncio.Future:
-    future = asyncio.get_running_loop().create_future()
-    future.set_result(None)
-    return future
+class PerLoop:
+    """One instance per event loop (a server process has one; each async test has its own)."""
+
+    _by_loop: weakref.WeakKeyDictionary
+
+    def __init_subclass__(cls) -> None:
+        cls._by_loop = weakref.WeakKeyDictionary()
+
+    @classmethod
+    def of_this_loop(cls):
+        loop = asyncio.get_running_loop()
+        if loop not in cls._by_loop:
+            cls._by_loop[loop] = cls()
+        return cls._by_loop[loop]
 
 
 class Rooms:
-    """The rooms of one event loop (a server process has one; each async test its own)."""
-
-    _by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+    """A set of rooms, by match, reading through ``read`` (``tables.ProcessRooms``: a
+    process's, one per event loop)."""
 
     def __init__(self, read: Reader):
         self.read = read
         self.rooms: dict[int, Room] = {}
-
-    @classmethod
-    def of_this_loop(cls, read: Reader) -> Rooms:
-        loop = asyncio.get_running_loop()
-        if loop not in cls._by_loop:
-            cls._by_loop[loop] = cls(read)
-        return cls._by_loop[loop]
 
     def room(self, match_id: int) -> Room:
         room = self.rooms.get(match_id)

@@ -24,7 +24,7 @@ from ..db.public import PLAYERS, PublicMatch
 from ..engine import State
 from ..models import Match, MatchStatus, Move, RatingChange
 from ..services.events import match_group, twice
-from .room import Presence, Read, Room, Rooms
+from .room import PerLoop, Read, Room, Rooms
 
 log = logging.getLogger(__name__)
 
@@ -118,22 +118,21 @@ def read_tables(match_ids: list[int], presence_ids: list[int], moves: set[int]) 
     if presence_ids:
         here = selectors.presence(match_ids=presence_ids)
         for pk in presence_ids:
-            p = here[pk]
-            read = found.get(pk, Read())
-            found[pk] = dataclasses.replace(read, presence=Presence(p.players, p.watching))
+            found[pk] = dataclasses.replace(found.get(pk, Read()), presence=here[pk])
     return found
 
 
 class Reader:
     """The rooms' reads: those wanted while one trip is under way go together in the next."""
 
-    def __init__(self) -> None:
+    def __init__(self, rooms: Rooms) -> None:
+        self.rooms = rooms  # whose rooms it reads for (one with an API stream: the last moves)
         self.wanted: dict[int, list] = {}  # match id -> [(match, presence, moves, future)]
         self.trip: asyncio.Task | None = None
 
     async def __call__(self, match_id: int, *, match: bool, presence: bool) -> Read:
         future = asyncio.get_running_loop().create_future()
-        moves = match and _has_streams(match_id)
+        moves = match and self._has_streams(match_id)
         self.wanted.setdefault(match_id, []).append((match, presence, moves, future))
         if self.trip is None or self.trip.done():
             self.trip = asyncio.ensure_future(self._trips())
@@ -158,20 +157,19 @@ class Reader:
                     else:
                         future.set_result(found.get(pk, Read()))
 
+    def _has_streams(self, match_id: int) -> bool:
+        room = self.rooms.rooms.get(match_id)
+        return room is not None and any(
+            getattr(member, "streams", False) for member in room.subscribers.values()
+        )
 
-def _has_streams(match_id: int) -> bool:
-    room = rooms().rooms.get(match_id)
-    return room is not None and any(
-        getattr(member, "streams", False) for member in room.subscribers.values()
-    )
 
+class ProcessRooms(PerLoop, Rooms):
+    """A process's rooms (one set per event loop), each listening on the channel layer for its
+    match's events while it has subscribers; with the process's heartbeat."""
 
-class ProcessRooms(Rooms):
-    """A process's rooms, each listening on the channel layer for its match's events while it
-    has subscribers; with the process's heartbeat."""
-
-    def __init__(self, read) -> None:
-        super().__init__(read)
+    def __init__(self) -> None:
+        super().__init__(Reader(self))
         self.ears: dict[int, tuple[asyncio.Task, asyncio.Future]] = {}  # listening, ready
         self.heartbeat: asyncio.Task | None = None
         self.members: set = set()  # every socket and stream the heartbeat visits
@@ -205,18 +203,7 @@ class ProcessRooms(Rooms):
 
 
 def rooms() -> ProcessRooms:
-    return ProcessRooms.of_this_loop(_reader_of_this_loop())
-
-
-_readers: dict = {}
-
-
-def _reader_of_this_loop() -> Reader:
-    loop = asyncio.get_running_loop()
-    if loop not in _readers:
-        _readers.clear()  # an earlier loop's (each async test has its own)
-        _readers[loop] = Reader()
-    return _readers[loop]
+    return ProcessRooms.of_this_loop()
 
 
 async def _listen(room: Room, ready: asyncio.Future) -> None:

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.realtime.room import Gone, Mailbox, Presence, Read, Rooms
+from games.db.selectors import Presence
+from games.realtime.room import Gone, Mailbox, Read, Rooms
 
 MATCH = 7
 PLAYERS = (1, 2)

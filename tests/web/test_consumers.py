@@ -398,7 +398,7 @@ async def test_reads_wanted_while_one_is_under_way_go_together(monkeypatch):
     import time
 
     from games.realtime import tables
-    from games.realtime.room import Read
+    from games.realtime.room import Read, Rooms
 
     trips = []
 
@@ -408,7 +408,7 @@ async def test_reads_wanted_while_one_is_under_way_go_together(monkeypatch):
         return {pk: Read(table=pk) for pk in match_ids if pk != 4}
 
     monkeypatch.setattr(tables, "read_tables", read_tables)
-    reader = tables.Reader()
+    reader = tables.Reader(Rooms(read=None))  # rooms without API streams: no moves read
     first = asyncio.ensure_future(reader(1, match=True, presence=False))
     await asyncio.sleep(0.02)  # its trip is under way
     waiting = [reader(pk, match=True, presence=pk == 3) for pk in (2, 3, 2, 4)]
