@@ -452,10 +452,12 @@ async def test_a_move_made_here_reaches_the_opponents_socket_here_without_a_read
         await ws.disconnect()
     assert tables.rooms().rooms == {}
     back = {}
-    for user in (mover, other):
+    for user in (mover, other):  # each in the room (its first board) before the next comes
         back[user] = ws = await socket(user, f"/ws/matches/{match.pk}/")
         await ws.connect()
-    assert reads == [match.pk]
-    assert await board(back[other]) == pushed
+        first = await board(ws)
+    assert first == pushed
+    # The new room read the match (and again when the opponent's arrival changed who is here).
+    assert reads and set(reads) == {match.pk}
     for ws in back.values():
         await ws.disconnect()
