@@ -169,6 +169,12 @@ async def attack(base: str, match_id: int, tokens: list[str], count: int, held: 
                         f"NDJSON refused: {response.status_code} {body['code']}: {body['detail']}"
                     ] += 1
                     await response.aclose()
+        except websockets.InvalidStatus as error:  # refused before the upgrade: by the front
+            refusal = error.response
+            body = json.loads(refusal.body)
+            outcome[
+                f"websocket refused: {refusal.status_code} {body['code']}: {body['detail']}"
+            ] += 1
         except Exception as error:  # noqa: BLE001 - counted and printed: what the attacker saw
             outcome[f"failed: {type(error).__name__}"] += 1
 
@@ -187,15 +193,15 @@ def attacker(base: str, match_id: int, tokens: list[str], count: int, until: flo
         began = time.time()
         outcome = await attack(base, match_id, tokens, count, held)
         ended = time.time()
+        report.put((dict(outcome), began, ended))
         await asyncio.sleep(max(0.0, until - time.time()))
         for thing in reversed(held):
             try:
                 await (thing.aclose() if hasattr(thing, "aclose") else thing.close())
             except Exception:  # noqa: BLE001, S110 - closing what the attack held, at the end
                 pass
-        return dict(outcome), began, ended
 
-    report.put(asyncio.run(go()))
+    asyncio.run(go())
 
 
 async def run(site: Site, match_id: int, cookies, tokens, args) -> tuple:
@@ -210,14 +216,26 @@ async def run(site: Site, match_id: int, cookies, tokens, args) -> tuple:
     process = multiprocessing.get_context("spawn").Process(
         target=attacker, args=(site.base, match_id, tokens, args.streams, until, report)
     )
+    cpu_before = site.cpu()
     process.start()
-    attacked = await play(
-        site.base, match_id, cookies, time.perf_counter() + args.seconds, args.think, rng
+
+    async def attempts_made():
+        reported = await asyncio.get_running_loop().run_in_executor(None, report.get)
+        cpu = site.cpu()
+        return *reported, {k: cpu[k] - cpu_before[k] for k in ("web", "front", "database")}
+
+    attacked, (outcome, began, ended, cpu) = await asyncio.gather(
+        play(site.base, match_id, cookies, time.perf_counter() + args.seconds, args.think, rng),
+        attempts_made(),
     )
-    outcome, began, ended = await asyncio.get_running_loop().run_in_executor(None, report.get)
     process.join()
     outcome = Counter(outcome)
     outcome[f"(the attempts took {ended - began:.1f} s)"] = 0
+    outcome[
+        "(CPU meanwhile: web {web:.1f} s, nginx {front:.1f} s, PostgreSQL {database:.1f} s)".format(
+            **cpu
+        )
+    ] = 0
     shift = time.time() - time.perf_counter()  # the players' clock to the wall clock
     during = [latency for sent, latency in attacked if sent + shift < ended]
     after = [latency for sent, latency in attacked if sent + shift >= ended]

@@ -5,11 +5,13 @@ on its own, and the endpoints read no cookie."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
+from .. import caches, services
 from ..db import statements
 from ..models import ApiToken
 from ..services import GameError, NotAllowed, throttle, token_digest
@@ -17,6 +19,13 @@ from ..services import GameError, NotAllowed, throttle, token_digest
 # Writing last_used_at on every request would cost each move a write: once a minute is plenty
 # for the settings page's "last used".
 USED_EVERY = timedelta(minutes=1)
+
+# A token whose account was found at its cap on streams is refused from this process's memory
+# for this long: a flood of attempts costs no read of the token, the limits or the account's
+# streams (and so nothing to the other players). A stream that closes meanwhile frees its
+# place a moment later.
+FULL_FOR = 1.0
+_full: dict[str, float] = {}  # token digest -> time.monotonic() until which it is refused
 
 
 class Unauthorized(GameError):
@@ -51,3 +60,36 @@ def token_live(token_id: int) -> bool:
 def live_token(token_id: int) -> ApiToken | None:
     """The token (with its scopes), unless it was revoked or its player suspended."""
     return statements.TOKEN_BY_ID.first(token_id)
+
+
+def stream_admit(token: str | None) -> ApiToken:
+    """``authenticate(token, "read")`` for a new stream, which raises services.TooOften while
+    the token's account holds as many streams as it may. Once the database has said so, the
+    token is refused from memory for ``FULL_FOR`` seconds."""
+    digest = token_digest(token) if token else ""
+    if stream_full(digest):
+        raise services.TooOften("too_many_sockets")
+    row = authenticate(token, "read")
+    try:
+        services.connection_room(user=row.user, kind="stream")
+    except services.TooOften:
+        stream_refused(digest)
+        raise
+    return row
+
+
+def stream_full(digest: str) -> bool:
+    """Whether streams opened with the token of this digest are refused now, from memory."""
+    return _full.get(digest, 0.0) > time.monotonic()
+
+
+def stream_refused(digest: str) -> None:
+    """The token's account was found at its cap: refuse it from memory for a while."""
+    now = time.monotonic()
+    if len(_full) > 10_000:  # tokens are few per account: only a long-lived process gets here
+        for old in [d for d, until in _full.items() if until <= now]:
+            del _full[old]
+    _full[digest] = now + FULL_FOR
+
+
+caches.register("tokens at their cap on streams", _full.clear)

@@ -20,10 +20,10 @@ from ..i18n.languages import language_for_scope
 from ..presentation import refusals
 from ..realtime.sockets import NO_SUCH_MATCH, NOT_ALLOWED, NOT_LOGGED_IN, TOO_MANY, Dispatch
 from ..realtime.tables import Table, in_database
-from ..services import throttle
+from ..services import throttle, token_digest
 from ..services.events import twice
 from ..web.moves import Unreadable, frame_of, move_submit
-from .auth import authenticate, token_from_header
+from .auth import stream_admit, stream_full, token_from_header
 from .feeds import AccountFeed, Feed, MatchFeed
 from .streams import Stream, authenticate_again, status_of
 
@@ -34,8 +34,11 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         self.stream: Stream | None = None
         self.sending: asyncio.Task | None = None
         await self.accept()
+        token = token_from_header(_header(self.scope, b"authorization"))
         try:
-            feed, first = await in_database(self._open)()
+            if stream_full(token_digest(token) if token else ""):  # from memory: no thread
+                raise services.TooOften("too_many_sockets")
+            feed, first = await in_database(self._open)(token)
         except throttle.Throttled as error:
             await self._refuse("too_many", refusals.words(error), TOO_MANY)
             return
@@ -56,12 +59,10 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         await self._send_events(first)
         self.sending = asyncio.create_task(self._send_all())
 
-    def _open(self) -> tuple[Feed, list[dict]]:
+    def _open(self, token: str | None) -> tuple[Feed, list[dict]]:
         kwargs = self.scope["url_route"]["kwargs"]
-        token = token_from_header(_header(self.scope, b"authorization"))
         with translation.override(self.language):
-            row = authenticate(token, "read")
-            services.connection_room(user=row.user, kind="stream")  # at the cap: no more reads
+            row = stream_admit(token)  # at the account's cap: no more reads
             if "match_id" in kwargs:
                 feed: Feed = MatchFeed(token=row, match_id=kwargs["match_id"], since=self._since())
             else:

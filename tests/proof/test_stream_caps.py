@@ -5,6 +5,7 @@ match per match): past the cap the next one is refused with words (a 429, or an 
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -103,3 +104,38 @@ async def test_programs_watching_a_match_count_against_its_cap_on_watchers(
     assert first["type"] == "state"
     for open_one in (watcher, player):
         await open_one.disconnect()
+
+
+async def test_a_token_refused_at_its_accounts_cap_is_refused_from_memory_for_a_second(
+    alice, bob, carol, settings
+):
+    """A flood of attempts past the cap costs no read of the database (bench/streams.py)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.api import auth
+
+    settings.STREAMS_PER_ACCOUNT = 1
+    match = await db(start)(alice, bob, move_seconds=None)
+    token = await db(token_for)(carol)
+    held, _first = await api_socket(token, "/api/v1/ws/account")
+    headers = {"authorization": f"Bearer {token}"}
+    path = f"/api/v1/stream/matches/{match.pk}"
+
+    def attempt() -> tuple[int, str, int]:
+        from django.test import Client
+
+        with CaptureQueriesContext(connection) as queries:
+            answer = Client().get(path, headers=headers)
+        return answer.status_code, answer.json()["code"], len(queries)
+
+    assert (await db(attempt)())[:2] == (429, "too_many_sockets")  # the database said so
+    assert await db(attempt)() == (429, "too_many_sockets", 0)  # then memory does
+    ws, frame = await api_socket(token, f"/api/v1/ws/matches/{match.pk}")
+    assert frame["code"] == "too_many_sockets"  # the websocket's way too
+    await ws.disconnect()
+    await held.disconnect()
+    await asyncio.sleep(auth.FULL_FOR)
+    ws, first = await api_socket(token, f"/api/v1/ws/matches/{match.pk}")
+    assert first["type"] == "state"  # a second later the database is asked again: room now
+    await ws.disconnect()

@@ -5,7 +5,9 @@ down has its matches served by another, and a whole match is played through it."
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
+import urllib.error
 import urllib.request
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -114,3 +116,48 @@ def test_a_match_is_played_over_sockets_through_the_front(front_needed, alice, b
             server.stop()
     match.refresh_from_db()
     assert match.moves.count() == 6
+
+
+def test_a_flood_of_api_streams_with_one_token_is_refused_by_the_front_in_words(front_needed):
+    """Ten streams at once per token, then one a second: past that the front answers 429 with
+    Retry-After and the site's own words for a rate limit, in the caller's language, without
+    the request reaching a web process. Other tokens, and everything else, are let through."""
+    from django.utils import translation
+
+    from games.errors import Throttled
+    from games.presentation import refusals
+
+    process = Named("site")
+    front = Front([process.port]).start()
+
+    def get(path: str, token: str | None, language: str = "en") -> tuple[int, dict, bytes]:
+        headers = {"Accept-Language": language}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(front.url + path, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as refused:
+            return refused.code, dict(refused.headers), refused.read()
+
+    try:
+        answers = [get("/api/v1/stream/matches/7", "flood")[0] for _ in range(30)]
+        assert answers[:10] == [200] * 10  # the burst, answered by the process
+        assert answers.count(429) >= 18  # the rest (one more may come as a second passes)
+        assert get("/api/v1/ws/account", "flood")[0] == 429  # both kinds of stream
+        assert get("/api/v1/stream/account", "another")[0] == 200  # each token its own
+        assert get("/api/v1/matches/7", "flood")[0] == 200  # other API requests: the site's
+        assert all(get("/api/v1/stream/account", None)[0] == 200 for _ in range(20))
+        for language in ("en", "my", "ht", "th", "so", "am"):
+            status, headers, body = get("/api/v1/stream/account", "flood", f"{language}-XX,en")
+            with translation.override(language):
+                words = refusals.words(Throttled(retry_after=1))
+            assert status == 429
+            assert headers["Retry-After"] == "1"
+            assert headers["Content-Type"].startswith("application/json")
+            assert json.loads(body) == {"code": "too_many", "detail": words, "retry_after": 1}
+    finally:
+        front.stop()
+        process.shutdown()
+        process.server_close()

@@ -5,6 +5,7 @@ and the player's words (``games.presentation.refusals``), and a rate limit 429 w
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import Http404, JsonResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
@@ -17,11 +18,13 @@ from ...web.moves import Unreadable
 from ..auth import Unauthorized
 from .common import FormRefused
 
-DESCRIPTION = """Play two-hand euchre from a program. Make a token on your settings page and
-send it as `Authorization: Bearer <token>`. Errors are JSON: `{"code": ..., "detail": ...}`,
+DESCRIPTION = f"""Play two-hand euchre from a program. Make a token on your settings page and
+send it as `Authorization: Bearer <token>`. Errors are JSON: `{{"code": ..., "detail": ...}}`,
 the detail in the player's words (Accept-Language). Streams are newline-delimited JSON (a
 blank line is a heartbeat); the same events come over the websocket
-`/api/v1/ws/account` and `/api/v1/ws/matches/{id}?since=<version>`."""
+`/api/v1/ws/account` and `/api/v1/ws/matches/{{id}}?since=<version>`. A token opens at most 10
+streams at once, then one a second (past that: 429 with `Retry-After`, also to a websocket's
+handshake); an account holds at most {settings.STREAMS_PER_ACCOUNT} streams whatever its tokens."""
 
 
 class _Api(NinjaAPI):

@@ -13,7 +13,7 @@ from ninja.security import HttpBearer
 from ... import services
 from ...models import Match
 from .. import shapes
-from ..auth import Unauthorized, authenticate
+from ..auth import Unauthorized, authenticate, stream_admit
 
 
 class Token(HttpBearer):
@@ -37,7 +37,21 @@ class Token(HttpBearer):
         return row
 
 
-READ, PLAY = Token("read"), Token("play")
+class StreamToken(Token):
+    """A read token opening a stream: refused (429) while its account holds as many
+    streams as it may, from memory once the database has said so (``auth.stream_admit``)."""
+
+    def __init__(self):
+        super().__init__("read")
+
+    def authenticate(self, request: HttpRequest, token: str):
+        row = stream_admit(token)
+        request.user = row.user
+        request.api_token = row
+        return row
+
+
+READ, PLAY, STREAM = Token("read"), Token("play"), StreamToken()
 
 
 # Ids that always fit the database's 64-bit keys (a longer one is a 404, not a database error).

@@ -10,10 +10,9 @@ from django.http import StreamingHttpResponse
 from django.utils.translation import get_language
 from ninja import Router
 
-from ... import services
 from ..feeds import AccountFeed, MatchFeed
 from ..streams import ndjson
-from .common import READ, Id
+from .common import STREAM, Id
 
 router = Router()
 
@@ -31,20 +30,18 @@ def _stream(feed, first: list[dict]) -> StreamingHttpResponse:
     return response
 
 
-@router.get("/stream/account", auth=READ, tags=["streams"])
+@router.get("/stream/account", auth=STREAM, tags=["streams"])
 def stream_account(request):
     """The player's news as newline-delimited JSON: ``matchStart`` (also for each match in
     play when the stream opens), ``matchFinish``, ``challenge`` and ``challengeGone``."""
-    services.connection_room(user=request.user, kind="stream")  # at the cap: no more reads
     feed = AccountFeed(token=request.api_token)
     return _stream(feed, feed.start())
 
 
-@router.get("/stream/matches/{int:match_id}", auth=READ, tags=["streams"])
+@router.get("/stream/matches/{int:match_id}", auth=STREAM, tags=["streams"])
 def stream_match(request, match_id: Id, since: int | None = None):
     """One match's changes as newline-delimited JSON: each ``move`` since ``since`` (the
     last version the client saw: what it missed) and a ``state`` at every version, with the
     caller's view. A ``closed`` event ends it (the token was revoked)."""
-    services.connection_room(user=request.user, kind="stream")  # at the cap: no more reads
     feed = MatchFeed(token=request.api_token, match_id=match_id, since=since)
     return _stream(feed, feed.start())
