@@ -28,6 +28,11 @@ from . import hard
 from .solver import Solver
 
 SAMPLES = 300  # opponent hands per decision, when there are more than this many
+# The work of one match's analysis is bounded: opponent hands searched in all, at most (a
+# match of more than 120 decisions has fewer a decision, never under MIN_SAMPLES; with the
+# engine's cap on deals, STUCK_FROM_DEAL, a match has at most about 330 decisions).
+WORK = 120 * SAMPLES
+MIN_SAMPLES = 50
 
 # A loss of at least this many points, and its mark (docs: lichess's inaccuracy, mistake, blunder).
 FLAGS = ((1.0, "blunder", "??"), (0.6, "mistake", "?"), (0.3, "inaccuracy", "?!"))
@@ -144,19 +149,24 @@ def analyse(
     seed: int, rules: Rules, actions: list[tuple[int, str]], samples: int = SAMPLES
 ) -> list[Decision]:
     """Every decision with a choice in a match given by its seed, options and moves (seat,
-    action text). The search's sample is drawn from a generator seeded by the match seed and
+    action text), with ``samples`` opponent hands each, or fewer when the match is long
+    (``WORK``). The search's sample is drawn from a generator seeded by the match seed and
     the move's place, so the same match always gets the same analysis."""
     state = new_match(seed, rules)
+    choices = []  # (index, the state before the move, the move) where there was a choice
+    for index, (seat, text) in enumerate(actions):
+        if len(legal_actions(state)) > 1:
+            choices.append((index, state, text))
+        state = apply(state, Action.parse(seat, text))
+    each = samples if not choices else min(samples, max(MIN_SAMPLES, WORK // len(choices)))
     decisions = []
     solvers: dict = {}
-    hand = state.hand_number
-    for index, (seat, text) in enumerate(actions):
+    hand = None
+    for index, state, text in choices:
         if state.hand_number != hand:
             hand, solvers = state.hand_number, {}  # solved positions of a hand are its own
-        if len(legal_actions(state)) > 1:
-            rng = random.Random(f"{seed}:{index}")
-            decisions.append(decide(state, text, index, rng, samples, solvers))
-        state = apply(state, Action.parse(seat, text))
+        rng = random.Random(f"{seed}:{index}")
+        decisions.append(decide(state, text, index, rng, each, solvers))
     return decisions
 
 

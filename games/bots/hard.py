@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 
 from games.engine.cards import CODES, EFFECTIVE_SUIT, POWER, cards_in
+from games.engine.rules import dealer_stuck
 from games.engine.view import View
 
 from . import medium
@@ -128,7 +129,7 @@ def _bids(view: View, table: Table) -> dict[str, float]:
     seat = table.seat
     opp = seat ^ 1
     phase = view.phase
-    stick = view.rules["stick_the_dealer"]
+    stick = dealer_stuck(view.rules["stick_the_dealer"], view.hand_number)
     up = suit_index(view.upcard_suit)
     average = table.average
     value = table.value

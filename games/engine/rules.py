@@ -52,6 +52,10 @@ from .state import (
 )
 
 TRICKS_PER_HAND = 5
+# From this deal of a match on (the first is deal 1) the dealer may not pass in round two, as
+# with the option stick_the_dealer: every hand then scores, so a match to 10 has at most 48
+# deals and one that two players pass out deal after deal ends (docs/RULES.md, "Deal").
+STUCK_FROM_DEAL = 30
 
 # The phase and action kinds every decision is checked against, as globals: a lookup of
 # ``Phase.PLAY`` costs about 50 ns more, and bench/engine.py deals 17% fewer hands without them.
@@ -118,6 +122,12 @@ def first_dealer(seed: int) -> int:
     hasher = _DEAL_HASH.copy()
     hasher.update(b"%d:first dealer" % seed)
     return hasher.digest()[0] & 1
+
+
+def dealer_stuck(stick_the_dealer: bool, hand_number: int) -> bool:
+    """Whether the dealer of hand ``hand_number`` (0: the first) must name a suit in round two:
+    with the option ``stick_the_dealer``, or in any hand from deal ``STUCK_FROM_DEAL`` on."""
+    return stick_the_dealer or hand_number >= STUCK_FROM_DEAL - 1
 
 
 def new_match(seed: int, rules: Rules | None = None) -> State:
@@ -255,7 +265,9 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     if phase is _DISCARD:
         return join_by_byte(_DISCARD_BYTES[turn], state.hands[turn])
     if phase is _ROUND_TWO:
-        may_pass = turn != state.dealer or not state.rules.stick_the_dealer
+        may_pass = turn != state.dealer or not dealer_stuck(
+            state.rules.stick_the_dealer, state.hand_number
+        )
         return _round_two_actions(turn, state.upcard_suit, may_pass)
     return _JOKER_CALLS[turn]  # naming the suit of a joker upcard
 
@@ -442,7 +454,7 @@ def _round_two(state: State, seat: int, action: Action) -> State:
         raise _wrong_moment(state, kind)
     if seat != state.dealer:
         return evolve(state, {"turn": seat ^ 1, "bids": state.bids + (action,)})
-    if state.rules.stick_the_dealer:
+    if dealer_stuck(state.rules.stick_the_dealer, state.hand_number):
         raise DealerMustName("Stick the dealer: the dealer must name a suit", "must_name")
     # Both passed twice: the hand is void and the other player deals.
     bids = state.bids + (action,)
@@ -559,9 +571,11 @@ __all__ = [
     "ALLOWED_WORDS",
     "Deal",
     "IllegalAction",
+    "STUCK_FROM_DEAL",
     "allowed_kinds",
     "apply",
     "deal",
+    "dealer_stuck",
     "first_dealer",
     "legal_actions",
     "new_match",

@@ -20,6 +20,7 @@ from games.bots.analysis import (
 )
 from games.engine import Rules, apply, legal_actions, new_match, view_for
 from games.engine.cards import DECK_MASKS, EFFECTIVE_SUIT, SUIT_MASK, cards_in
+from games.engine.rules import STUCK_FROM_DEAL
 from games.engine.state import Action, Phase, UpcardFate, evolve
 from tests.engine.positions import bidding
 
@@ -225,3 +226,34 @@ def _before(rules, moves, index):
     for seat, text in moves[:index]:
         state = apply(state, Action.parse(seat, text))
     return state
+
+
+def test_a_marathon_is_analysed_whole_within_the_analysis_budget(monkeypatch):
+    """Two players who pass whenever they may: 29 passed-out deals, then hands that score
+    (the dealer is stuck from deal 30). Every decision is analysed, with fewer opponent hands
+    each, so that the match's work stays within WORK."""
+    from games.bots import analysis, hard
+
+    state = new_match(7)
+    moves = []
+    while not state.is_over:
+        legal = legal_actions(state)
+        act = next((a for a in legal if str(a) == "pass"), legal[0])
+        moves.append((act.seat, str(act)))
+        state = apply(state, act)
+    assert STUCK_FROM_DEAL <= len(state.results) <= STUCK_FROM_DEAL - 1 + 19
+    searched = []
+    values = hard.values
+
+    def counted(view, rng, samples):
+        searched.append(samples)
+        return values(view, rng, samples)
+
+    monkeypatch.setattr(hard, "values", counted)
+    monkeypatch.setattr(analysis, "WORK", 600)
+    monkeypatch.setattr(analysis, "MIN_SAMPLES", 2)
+    decisions = analyse(7, Rules(), moves, samples=8)
+    assert len(decisions) == len(searched) > 600 // 8  # each decision, more than 8 would allow
+    assert set(searched) == {600 // len(decisions)} and sum(searched) <= 600
+    short = analyse(7, Rules(), moves[:40], samples=8)  # a short match keeps its 8
+    assert searched[len(decisions) :] == [8] * len(short)

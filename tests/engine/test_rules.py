@@ -6,6 +6,7 @@ import pytest
 
 from games.engine import Rules, action, apply, legal_actions, new_match
 from games.engine.cards import POWER, parse_card, parse_cards
+from games.engine.rules import STUCK_FROM_DEAL
 from games.engine.errors import (
     CardNotHeld,
     DealerMustName,
@@ -289,6 +290,43 @@ def test_stick_the_dealer_forbids_the_dealer_to_pass_in_round_two():
 def test_stick_the_dealer_still_lets_the_non_dealer_pass():
     state = _round_two(Rules(stick_the_dealer=True))
     assert "pass" in legal(state)
+
+
+def _pass_out(state):
+    """Both players pass twice (round one, then round two)."""
+    for _ in range(4):
+        state = apply(state, action(state.turn, "pass"))
+    return state
+
+
+def test_from_the_thirtieth_deal_on_the_dealer_is_stuck_so_a_marathon_of_passes_ends():
+    state = new_match(seed=36)
+    for _ in range(STUCK_FROM_DEAL - 1):  # deals 1 to 29: passed out, no points
+        state = _pass_out(state)
+    assert len(state.results) == STUCK_FROM_DEAL - 1 and state.scores == (0, 0)
+    assert all(r.outcome is HandOutcome.PASSED_OUT for r in state.results)
+    for _ in range(3):  # deal 30: round one passed, then the non-dealer passes in round two
+        state = apply(state, action(state.turn, "pass"))
+    assert state.phase is Phase.ROUND_TWO and state.turn == state.dealer
+    assert "pass" not in legal(state)
+    assert list(view_for(state, state.turn).legal_actions) == legal(state)
+    with pytest.raises(DealerMustName, match="dealer must name a suit"):
+        apply(state, action(state.turn, "pass"))
+    # Every hand from here on scores, so passing whenever allowed still ends the match.
+    while not state.is_over:
+        choices = legal(state)
+        state = apply(state, action(state.turn, "pass" if "pass" in choices else choices[0]))
+    assert len(state.results) <= STUCK_FROM_DEAL - 1 + 2 * state.rules.target - 1
+    assert all(r.outcome is not HandOutcome.PASSED_OUT for r in state.results[29:])
+
+
+def test_before_the_thirtieth_deal_the_dealer_may_still_pass_round_two():
+    state = new_match(seed=36)
+    for _ in range(STUCK_FROM_DEAL - 2):
+        state = _pass_out(state)
+    for _ in range(3):
+        state = apply(state, action(state.turn, "pass"))
+    assert state.hand_number == STUCK_FROM_DEAL - 2 and "pass" in legal(state)
 
 
 # Scoring ------------------------------------------------------------------------------------

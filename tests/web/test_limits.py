@@ -197,3 +197,25 @@ def test_starting_the_guided_hand_again_is_limited_per_address(settings):
     refused = stranger.post("/learn/again")
     assert refused.status_code == 429 and "Too many requests: wait" in refused.content.decode()
     assert Session.objects.count() == sessions  # nothing stored for it
+
+
+def test_two_players_who_pass_every_deal_still_finish_their_match(alice, bob):
+    """Issue 36, finding 6: passing out deal after deal made a match of 2,000 deals. From
+    deal 30 the dealer must name a suit (docs/RULES.md), so the match ends, rated as usual."""
+    from games.engine.rules import STUCK_FROM_DEAL
+    from games.models import MatchStatus
+
+    match = start(alice, bob, move_seconds=None)
+    moves = 0
+    while match.status == MatchStatus.ACTIVE:
+        state = match.state
+        actions = [str(a) for a in legal_actions(state)]
+        match = services.move_apply(
+            user=match.players[state.turn], match_id=match.pk,
+            action="pass" if "pass" in actions else actions[0], version=match.version,
+        ).match  # fmt: skip
+        moves += 1
+    deals = len(match.state.results)
+    assert match.status == MatchStatus.FINISHED and match.winner is not None
+    assert STUCK_FROM_DEAL <= deals <= STUCK_FROM_DEAL - 1 + 2 * match.target - 1
+    assert moves < 400

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games.engine import Rules
+from games.engine.rules import STUCK_FROM_DEAL
 from games.web.forms import MatchCreateForm
 from tests.test_links import ROOT, slug
 
@@ -43,6 +44,22 @@ def test_the_rule_book_states_the_rules_the_engine_adds():
     assert "A joker upcard" in book and "it is the suit turned down" in book
     assert "except the one turned down" in book
     assert "`JK`" in book and "`play:JH`" in book
+    assert f"From the {STUCK_FROM_DEAL}th deal of a match on" in book  # a marathon ends
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("code", OFFERED)
+def test_the_rules_page_says_from_which_deal_the_dealer_is_stuck(client, code):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
+    page = html.unescape(client.get("/rules/").content.decode())
+    words = "From deal %(deal)s of a match on, the dealer may not pass in round two"
+    with translation.override(code):
+        sentence = translation.gettext(
+            words + " and must name a suit: every hand then scores, so a match always comes"
+            " to an end."
+        )
+    assert sentence % {"deal": STUCK_FROM_DEAL} in page
+    assert code == "en" or not sentence.startswith("From deal")  # translated
 
 
 @pytest.mark.django_db

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ...db import selectors
 from ...engine import IllegalAction, Rules
+from ...engine.rules import STUCK_FROM_DEAL
 from ...i18n.glossary import TERMS
 from ...presentation import learn as learn_hand
 from ...presentation import refusals
@@ -85,6 +86,7 @@ def rules(request: HttpRequest) -> HttpResponse:
     ]
     context = {
         "rules": Rules(),
+        "stuck_from_deal": STUCK_FROM_DEAL,
         "clubs_order": [Card(c) for c in "JC JS AC KC QC TC 9C".split()],
         "trick_example": [Card(c) for c in "AS JD".split()],
         "options": options,
