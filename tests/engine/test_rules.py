@@ -6,7 +6,6 @@ import pytest
 
 from games.engine import Rules, action, apply, legal_actions, new_match
 from games.engine.cards import POWER, parse_card, parse_cards
-from games.engine.rules import STUCK_FROM_DEAL
 from games.engine.errors import (
     CardNotHeld,
     DealerMustName,
@@ -18,6 +17,7 @@ from games.engine.errors import (
     UnknownAction,
     WrongPhase,
 )
+from games.engine.rules import STUCK_FROM_DEAL
 from games.engine.state import HandOutcome, Phase, UpcardFate
 from games.engine.view import view_for
 
