@@ -134,11 +134,22 @@ def stop_server(server: subprocess.Popen) -> float:
 
 
 def start_task_workers(count: int, env: dict[str, str]) -> list[subprocess.Popen]:
+    """``count`` workers as the README runs them, once each has written its first heartbeat
+    (it is then looking for tasks): in production they are up long before the players come."""
+    from games.models import WorkerBeat
+
     command = [sys.executable, "manage.py", "run_worker"]  # as the README runs it
-    return [
+    before = WorkerBeat.objects.count()
+    workers = [
         subprocess.Popen([*command, "--no-startup-delay", "-v0"], cwd=ROOT, env=env)
         for _ in range(count)
     ]
+    deadline = time.monotonic() + 60
+    while WorkerBeat.objects.count() < before + count:
+        if time.monotonic() > deadline or any(w.poll() is not None for w in workers):
+            raise RuntimeError("the task workers did not start")
+        time.sleep(0.1)
+    return workers
 
 
 def process_cpu_seconds(root: int | None = None, name: str = "") -> float:

@@ -104,3 +104,22 @@ def test_a_worker_back_from_a_lost_database_queues_its_unfinished_task_again():
     status = dict(DBTaskResult.objects.values_list("pk", "status"))
     assert status[cut_short.pk] == TaskResultStatus.READY
     assert status[elsewhere.pk] == TaskResultStatus.RUNNING
+
+
+def test_an_idle_worker_looks_again_when_the_next_task_comes_due_not_a_whole_interval_later():
+    """A computer's move is due 0.8 s after the player's: a worker that slept its whole 0.2 s
+    interval from its last look started it up to 0.2 s late (issue 36)."""
+    worker = Worker(
+        queue_names=["default"], excluded_queue_names=[], interval=0.2, batch=False,
+        backend_name="default", startup_delay=False, max_tasks=None, worker_id="idle",
+    )  # fmt: skip
+    assert worker.interval == 0.2  # nothing waiting: the whole interval
+    computer_move.using(run_after=timezone.now() + timedelta(seconds=5)).enqueue(1, 1)
+    assert worker.interval == 0.2  # due after the interval: no sooner look
+    computer_move.using(
+        queue_name="analysis", run_after=timezone.now() + timedelta(seconds=0.05)
+    ).enqueue(1, 1)
+    assert worker.interval == 0.2  # another queue's task: not this worker's
+    computer_move.using(run_after=timezone.now() + timedelta(seconds=0.08)).enqueue(1, 2)
+    assert 0 < worker.interval <= 0.08  # the next look is when it comes due
+    assert in_this_process("batch").interval == 0  # --interval 0 stays 0
