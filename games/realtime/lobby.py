@@ -56,7 +56,7 @@ class LobbyConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsum
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()  # in its groups: nothing pushed from now on is missed
-        self.own_open, self.casual_with = await in_database(self._mine_now)()
+        self.own_open, self.own_active, self.casual_with = await in_database(self._mine_now)()
 
     async def disconnect(self, code: int) -> None:
         if not self.user.is_authenticated:
@@ -75,25 +75,33 @@ class LobbyConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsum
         await self.send(text_data=await in_database(self._render_mine)())
 
     async def lobby_changed(self, event: dict) -> None:
-        # The player's own open match is not theirs to join, and a match with someone they
-        # played today's rated matches with says it would be casual: then a list of their own.
-        if self.own_open or self.casual_with:
+        # The player's own open match is not theirs to join, their own match in play not
+        # theirs to watch, and a match with someone they played today's rated matches with
+        # says it would be casual: then lists of their own.
+        if self.own_open or self.own_active or self.casual_with:
             html = await in_database(self._render_open_for_me)()
         else:
             key = (event.get("match_id"), event.get("version"))
             html = await LobbyLists.of_this_loop().open_list(self, key)
         await self.send(text_data=html)
 
-    def _mine_now(self) -> tuple[set[int], set[int]]:
-        """The player's open matches, and the players with whom a match would be casual."""
+    def _mine_now(self) -> tuple[set[int], set[int], set[int]]:
+        """The player's open matches, those in play, and the players with whom a match would
+        be casual."""
         own = set(selectors.my_open_matches(user=self.user).values_list("pk", flat=True))
-        return own, selectors.rated_today_capped_opponents(user=self.user)
+        active = set(selectors.my_active_matches(user=self.user).values_list("pk", flat=True))
+        return own, active, selectors.rated_today_capped_opponents(user=self.user)
 
     def _render_mine(self) -> str:
+        """The player's own lists; and the shared ones again, without their matches, if their
+        matches in play changed (the shared push may have come first, from before)."""
         context = selectors.lobby_mine(user=self.user)
         self.own_open = {match.pk for match in context["my_open"]}
+        active = {match.pk for match in context["my_active"]}
+        changed, self.own_active = active != self.own_active, active
         self.casual_with = selectors.rated_today_capped_opponents(user=self.user)
-        return self.render("lobby.html#pushed-mine", context)
+        html = self.render("lobby.html#pushed-mine", context)
+        return html + self._render_open_for_me() if changed else html
 
     def _render_open_for_me(self) -> str:
         return self.render("lobby.html#pushed-open", selectors.lobby_open(exclude_user=self.user))

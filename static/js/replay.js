@@ -7,7 +7,7 @@
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
     var nav = KEYS[event.key];
     if (!nav) return;
-    var link = document.querySelector('#replay [data-nav="' + nav + '"]');
+    var link = document.querySelector('#replay a[data-nav="' + nav + '"]');
     if (link) {
       event.preventDefault();
       link.click();

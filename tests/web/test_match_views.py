@@ -408,6 +408,15 @@ def test_the_replay_shows_every_card_face_up_step_by_step(clients, active):
         'data-step="0"'
         in clients["carol"].get(f"/matches/{match.pk}/replay?step=-5").content.decode()
     )
+    # At either end the ways past it are shown, but are no links.
+    nav = re.compile(r'<(a|span) class="button small secondary" data-nav="(\w+)"')
+    assert dict((n, tag) for tag, n in nav.findall(page)) == {
+        "first": "span", "previous": "span", "next": "a", "last": "a"
+    }  # fmt: skip
+    assert dict((n, tag) for tag, n in nav.findall(last)) == {
+        "first": "a", "previous": "a", "next": "span", "last": "span"
+    }  # fmt: skip
+    assert 'data-nav="next" role="link" aria-disabled="true"' in last
 
 
 def test_the_replay_stays_closed_while_the_match_runs(clients, active):

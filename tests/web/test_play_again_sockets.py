@@ -50,6 +50,30 @@ async def test_the_watch_list_updates_live_when_a_match_starts_and_ends(
         await ws.disconnect()
 
 
+async def test_a_players_own_match_is_not_in_their_watch_list_when_it_starts(alice, bob, carol):
+    """Theirs to play, not to watch: the other players' lists have it, theirs do not, however
+    the shared push and the player's own push are ordered."""
+    sockets = {}
+    for user in (alice, carol):
+        sockets[user] = ws = await socket(user, "/ws/lobby/")
+        assert (await ws.connect())[0]
+    match = await database_sync_to_async(start)(alice, bob)
+    await frame_with(sockets[carol], f'data-watch="{match.pk}"')  # others may watch it
+    frame = await frame_with(sockets[alice], 'id="lobby-mine"')  # alice's own lists...
+    mine = frame.count(f'href="/matches/{match.pk}/"')
+    assert mine >= 1  # ...show it among her matches
+    latest = ""
+    # ...and her latest watch list (the shared push may have come first) lacks it.
+    while not await sockets[alice].receive_nothing(timeout=0.5):
+        frame = await sockets[alice].receive_from()
+        if 'id="lobby-watch"' in frame:
+            latest = watch_part(frame)
+    assert latest
+    assert f'data-watch="{match.pk}"' not in latest
+    for ws in sockets.values():
+        await ws.disconnect()
+
+
 async def test_a_rematch_offer_reaches_the_opponents_match_page(alice, bob):
     finished = await database_sync_to_async(play_to_the_end)(
         await database_sync_to_async(start)(alice, bob)

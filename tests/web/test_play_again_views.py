@@ -70,6 +70,8 @@ def test_the_watch_list_shows_players_score_and_deck_of_matches_others_may_watch
     assert f'data-watch="{shown.pk}"' in watch and "alice v bob" in watch
     assert "0–0" in watch and "32 cards · to 10" in watch
     assert "carol v bob" not in watch
+    theirs = logged_in(alice).get("/play/").content.decode()  # alice's own: hers to play
+    assert f'data-watch="{shown.pk}"' not in theirs[theirs.index("Matches to watch") :]
 
 
 # The end screen and the rematch ----------------------------------------------------------------

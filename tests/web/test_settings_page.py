@@ -24,12 +24,15 @@ def alice_page(alice) -> Client:
 
 
 def test_a_new_token_is_shown_once_and_works(alice, alice_page):
-    response = alice_page.post("/settings/tokens", {"name": "my bot", "scopes": ["read"]})
-    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+    made = alice_page.post("/settings/tokens", {"name": "my bot", "scopes": ["read"]})
+    assert made.status_code == 302 and made["Location"] == "/settings/"  # POST, redirect, GET
+    response = alice_page.get(made["Location"])
+    assert response["Cache-Control"] == "no-store"
     token = re.search(r"data-token>([^<]+)<", response.content.decode()).group(1)
     assert program(token).get("/api/v1/account").json()["username"] == "alice"
-    again = alice_page.get("/settings/").content.decode()
+    again = alice_page.get("/settings/").content.decode()  # a reload: no second token
     assert token not in again and "my bot" in again
+    assert ApiToken.objects.filter(user=alice).count() == 1
     row = ApiToken.objects.get(user=alice)
     assert row.scopes == "read" and token not in (row.digest, row.name)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.db.models import Q
 from django.utils import timezone
 
 from ...models import Challenge, Match, MatchStatus
@@ -29,20 +30,22 @@ def lobby_open(*, exclude_user=None) -> dict:
     return {
         "open_matches": list(open_matches(exclude_user=exclude_user)[:LOBBY_OPEN_MATCHES]),
         "casual_with": rated_today_capped_opponents(user=exclude_user) if exclude_user else set(),
-        "watch_matches": watch_matches(),
+        "watch_matches": watch_matches(exclude_user=exclude_user),
     }
 
 
 LOBBY_WATCH_MATCHES = 20
 
 
-def watch_matches() -> list[dict]:
-    """Matches in play that allow spectators, the latest started first: players, score, deck."""
-    matches = (
-        Match.objects.filter(status=MatchStatus.ACTIVE, spectators_allowed=True)
-        .select_related("player0", "player1")
-        .order_by("-started_at", "-pk")[:LOBBY_WATCH_MATCHES]
-    )
+def watch_matches(*, exclude_user=None) -> list[dict]:
+    """Matches in play that allow spectators, the latest started first: players, score, deck.
+    For one player (``exclude_user``): without their own (theirs to play, not to watch)."""
+    matches = Match.objects.filter(status=MatchStatus.ACTIVE, spectators_allowed=True)
+    if exclude_user is not None:
+        matches = matches.exclude(Q(player0=exclude_user) | Q(player1=exclude_user))
+    matches = matches.select_related("player0", "player1").order_by("-started_at", "-pk")[
+        :LOBBY_WATCH_MATCHES
+    ]
     return [
         {"match": match, "scores": match.snapshot["scores"] if match.snapshot else [0, 0]}
         for match in matches

@@ -105,17 +105,26 @@ def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "
     return render(request, "settings.html", context, status=status)
 
 
+# A token just made waits here for the page the POST redirects to, which shows it once.
+NEW_TOKEN = "new_api_token"  # noqa: S105 - a session key, not a secret
+
+
 @login_required
 @require_safe
 def settings_page(request: HttpRequest) -> HttpResponse:
     """The player's settings: API tokens, a bot account, challenges from bots."""
-    return _settings_page(request)
+    new_token = request.session.pop(NEW_TOKEN, "")
+    response = _settings_page(request, new_token=new_token)
+    if new_token:
+        response["Cache-Control"] = "no-store"  # the token is on this page: keep it out of caches
+    return response
 
 
 @login_required
 @require_POST
 def api_token_create(request: HttpRequest) -> HttpResponse:
-    """A new token, shown on the page this once (only its hash is kept)."""
+    """A new token, shown on the page the POST redirects to, that once (only its hash is
+    kept): reloading that page makes no second token."""
     form = ApiTokenForm(request.POST)
     if not form.is_valid():
         return _settings_page(request, form, status=400)
@@ -124,9 +133,8 @@ def api_token_create(request: HttpRequest) -> HttpResponse:
     except services.GameError as error:
         form.add_error(None, refusals.words(error))
         return _settings_page(request, form, status=refusals.status(error))
-    response = _settings_page(request, new_token=token)
-    response["Cache-Control"] = "no-store"  # the token is on this page: keep it out of caches
-    return response
+    request.session[NEW_TOKEN] = token
+    return redirect("settings")
 
 
 @login_required
