@@ -84,13 +84,18 @@ class Feed:
             self.present = ""
 
 
+VERSIONS_BELOW = 2**31  # Match.version is a 32-bit integer
+
+
 class MatchFeed(Feed):
     """One match: every change with its version, for a player or a spectator."""
 
     def __init__(self, *, token, match_id: int, since: int | None = None):
         super().__init__(token=token)
         self.match_id = match_id
-        self.version = since  # the last version sent (or that the client says it saw)
+        # The last version sent (or that the client says it saw; one that no match can reach,
+        # past the database's 32-bit versions, is not taken: the client gets the match as is).
+        self.version = since if since is None or since < VERSIONS_BELOW else None
         # The players as shown, read with the match once (and again if someone joins).
         self.player_ids: tuple | None = None
         self.players: list | None = None

@@ -139,3 +139,26 @@ async def test_a_token_refused_at_its_accounts_cap_is_refused_from_memory_for_a_
     ws, first = await api_socket(token, f"/api/v1/ws/matches/{match.pk}")
     assert first["type"] == "state"  # a second later the database is asked again: room now
     await ws.disconnect()
+
+
+@pytest.mark.parametrize("since", ["9" * 40, str(2**31)])
+async def test_a_since_past_any_version_gets_the_match_as_it_is(alice, bob, since):
+    """The fuzz's ``?since=999…9``: a version no match can have was passed to the database as
+    one, and the socket dropped. It is not taken: the stream starts with the state."""
+    match = await db(start)(alice, bob, move_seconds=None)
+    token = await db(token_for)(alice)
+    ws, first = await api_socket(token, f"/api/v1/ws/matches/{match.pk}?since={since}")
+    assert first["type"] == "state" and first["version"] == match.version
+    await ws.disconnect()
+    auth = {"authorization": f"Bearer {token}"}
+    answer = await AsyncClient().get(
+        f"/api/v1/stream/matches/{match.pk}?since={since}", headers=auth
+    )
+    assert answer.status_code == 200
+    lines, stream = [], answer.streaming_content
+    async for chunk in stream:
+        lines += [json.loads(line) for line in chunk.decode().splitlines() if line]
+        if lines:
+            break
+    await stream.aclose()
+    assert lines[0]["type"] == "state" and lines[0]["version"] == match.version
