@@ -16,6 +16,10 @@
     4429: words.tooMany ||
       "Too many connections are open: close some of your other tabs, then reload this page."
   };
+  // After these the board is no longer this viewer's to use (logged out, suspended, not
+  // allowed, gone): it is greyed out and inert, and neither polled nor posted to. After 4429
+  // (too many sockets) it still works over http.
+  var ENDED = [4401, 4403, 4404, 4423];
   // The extension itself retries after these codes (abnormal closure, restarts).
   var RETRIED = [1006, 1011, 1012, 1013];
 
@@ -80,8 +84,24 @@
     status("");
   });
 
+  function endBoard(code) {
+    document.body.setAttribute("data-board-ended", String(code));
+    var board = document.getElementById("board");
+    if (board) board.inert = true;
+  }
+
+  document.body.addEventListener("htmx:afterSettle", function () {
+    var code = document.body.getAttribute("data-board-ended");
+    if (code) endBoard(code); // a board that came in after the end is no more usable
+  });
+
   document.body.addEventListener("htmx:configRequest", function (event) {
     var elt = event.detail.elt;
+    if (document.body.hasAttribute("data-board-ended") &&
+        (elt.id === "board" || elt.closest("#board"))) {
+      event.preventDefault(); // the board is not this viewer's any more (ENDED)
+      return;
+    }
     if (!socket) return;
     if (elt.matches("form[data-move]")) {
       event.preventDefault();
@@ -103,6 +123,7 @@
     var code = event.detail.event.code;
     if (REFUSALS[code]) {
       status(REFUSALS[code]);
+      if (ENDED.indexOf(code) >= 0) endBoard(code);
       return;
     }
     status(words.reconnecting || "Offline: reconnecting…");

@@ -65,6 +65,11 @@ def test_a_suspension_closes_the_players_page_and_it_says_suspended_in_thai(
     page.wait_for_selector("#live-status:not([hidden])", timeout=5_000)
     status = page.locator("#live-status").inner_text()
     assert status == "บัญชีของคุณถูกระงับ เข้าสู่ระบบอีกครั้งเพื่ออ่านเหตุผลที่ผู้ดูแลให้ไว้"
+    # The board no longer looks live: greyed out, and nothing on it can be used.
+    assert page.locator("body").get_attribute("data-board-ended") == "4423"
+    assert page.locator("#board").evaluate("b => b.inert && getComputedStyle(b).opacity < 1")
+    controls = page.locator("#board button, #board a[href]")
+    assert controls.evaluate_all("cs => cs.every(c => c.closest('[inert]') !== null)")
     time.sleep(2)
     assert len(opened) == 1  # and no retrying
 
