@@ -98,13 +98,18 @@ class PublicMatch:
                 RatingLine(c.player.username, c.before_display, c.after_display, c.delta)
                 for c in sorted(match.rating_changes.all(), key=lambda c: c.player_id)
             )
+        names = tuple(p.username if p else "" for p in match.players)
+        ratings = ratings or _ratings(match)
+        if changes:  # the seats show the ratings the match left, as its result does
+            after = {change.name: change.after for change in changes}
+            ratings = tuple(after.get(name, rating) for name, rating in zip(names, ratings))
         return cls(
             pk=match.pk,
             status=match.status,
             version=match.version,
             player_ids=(match.player0_id, match.player1_id),
-            names=tuple(p.username if p else "" for p in match.players),
-            ratings=ratings or _ratings(match),
+            names=names,
+            ratings=ratings,
             bots=(is_bot(match.player0), is_bot(match.player1)),
             computer=match.computer,
             rated=match.rated,

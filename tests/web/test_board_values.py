@@ -79,3 +79,41 @@ def test_a_cards_words_are_escaped_once_whichever_engine_gave_them():
         face = card(Card("AS"), label=label)
         assert 'aria-label="Ace of spades, it&#x27;s' in face or "it&#39;s" in face
         assert "&amp;#" not in face
+
+
+@pytest.mark.django_db
+def test_the_board_the_last_move_leaves_shows_the_ratings_the_match_left_at_the_seats(
+    alice, bob, django_db_blocker
+):
+    """Seen: the result said 1500? -> 1520? while the seat plate beside it still said 1500?
+    (the match the move left held its players' ratings as read before it)."""
+    import re
+
+    from games import services
+    from games.engine import legal_actions
+    from games.models import MatchStatus
+    from games.realtime.tables import Table
+
+    match = start(alice, bob, target=1)
+    before = Table.after(services.move_apply(
+        user=match.players[match.state.turn], match_id=match.pk,
+        action=str(legal_actions(match.state)[0]), version=match.version,
+    ), None)  # fmt: skip
+    assert before.match.ratings == ("1500?", "1500?")
+    moved = None
+    while (moved.match if moved else match).status == MatchStatus.ACTIVE:
+        current = moved.match if moved else Match.objects.get(pk=match.pk)
+        state = current.state
+        moved = services.move_apply(
+            user=current.players[state.turn], match_id=match.pk,
+            action=str(legal_actions(state)[-1]), version=current.version,
+        )  # fmt: skip
+    table = Table.after(moved, None, ratings=before.match.ratings)
+    winner = moved.match.winner_id == bob.pk
+    for user in (alice, bob):
+        board = rendered(table.match, moved.state, user, django_db_blocker)
+        plates = re.findall(r'<span class="rating" title="Rating">([^<]+)</span>', board)
+        changes = re.search(r"data-rating-changes>(.*?)</ul>", board).group(1)
+        assert ("1480?" in changes) and ("1520?" in changes)
+        mine, theirs = ("1520?", "1480?") if (user == bob) == winner else ("1480?", "1520?")
+        assert sorted(plates) == sorted([mine, theirs]) and "1500?" not in plates
