@@ -67,7 +67,11 @@ def test_a_suspension_closes_the_players_page_and_it_says_suspended_in_thai(
     assert status == "บัญชีของคุณถูกระงับ เข้าสู่ระบบอีกครั้งเพื่ออ่านเหตุผลที่ผู้ดูแลให้ไว้"
     # The board no longer looks live: greyed out, and nothing on it can be used.
     assert page.locator("body").get_attribute("data-board-ended") == "4423"
-    assert page.locator("#board").evaluate("b => b.inert && getComputedStyle(b).opacity < 1")
+    page.wait_for_function(  # (a board the slow poll had in flight is made inert as it lands)
+        "() => { const b = document.getElementById('board');"
+        " return b && b.inert && getComputedStyle(b).opacity < 1; }",
+        timeout=5_000,
+    )
     controls = page.locator("#board button, #board a[href]")
     assert controls.evaluate_all("cs => cs.every(c => c.closest('[inert]') !== null)")
     time.sleep(2)

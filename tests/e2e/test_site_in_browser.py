@@ -24,3 +24,8 @@ def test_home_page_fits_a_phone_screen(live_server_url, new_page):
     page = new_page(width=375, height=740)
     page.goto(live_server_url + "/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    # The hero's five cards stay one row (they wrapped onto a second).
+    tops = page.locator(".cards-row .card").evaluate_all(
+        "cards => cards.map(c => Math.round(c.getBoundingClientRect().top))"
+    )
+    assert len(tops) == 5 and len(set(tops)) == 1, tops
