@@ -102,7 +102,8 @@ class PublicMatch:
         ratings = ratings or _ratings(match)
         if changes:  # the seats show the ratings the match left, as its result does
             after = {change.name: change.after for change in changes}
-            ratings = tuple(after.get(name, rating) for name, rating in zip(names, ratings))
+            seats = zip(names, ratings, strict=True)
+            ratings = tuple(after.get(name, rating) for name, rating in seats)
         return cls(
             pk=match.pk,
             status=match.status,
