@@ -27,17 +27,22 @@ def play_to_the_end(match: Match, seed: int = 0) -> Match:
     return match
 
 
+def pass_if_allowed(match: Match) -> Match:
+    """One move by whoever is to act: a pass when they may, else their first legal action."""
+    state = match.state
+    actions = [str(a) for a in legal_actions(state)]
+    return services.move_apply(
+        user=match.players[state.turn], match_id=match.pk,
+        action="pass" if "pass" in actions else actions[0], version=match.version,
+    ).match  # fmt: skip
+
+
 def both_acted(match: Match) -> Match:
     """The match once each player has made a first move (a pass when they may): from then on
     resigning and running out of time count; before, they only call the match off."""
     match = Match.objects.select_related("player0", "player1").get(pk=match.pk)
     while match.status == MatchStatus.ACTIVE and not match.both_acted:
-        state = match.state
-        actions = [str(a) for a in legal_actions(state)]
-        match = services.move_apply(
-            user=match.players[state.turn], match_id=match.pk,
-            action="pass" if "pass" in actions else actions[0], version=match.version,
-        ).match  # fmt: skip
+        match = pass_if_allowed(match)
     return match
 
 
