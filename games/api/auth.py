@@ -66,21 +66,20 @@ def stream_admit(token: str | None) -> ApiToken:
     """``authenticate(token, "read")`` for a new stream, which raises services.TooOften while
     the token's account holds as many streams as it may. Once the database has said so, the
     token is refused from memory for ``FULL_FOR`` seconds."""
-    digest = token_digest(token) if token else ""
-    if stream_full(digest):
+    if stream_full(token):
         raise services.TooOften("too_many_sockets")
     row = authenticate(token, "read")
     try:
         services.connection_room(user=row.user, kind="stream")
     except services.TooOften:
-        stream_refused(digest)
+        stream_refused(token_digest(token))
         raise
     return row
 
 
-def stream_full(digest: str) -> bool:
-    """Whether streams opened with the token of this digest are refused now, from memory."""
-    return _full.get(digest, 0.0) > time.monotonic()
+def stream_full(token: str | None) -> bool:
+    """Whether streams opened with this token are refused now, from memory."""
+    return bool(token) and _full.get(token_digest(token), 0.0) > time.monotonic()
 
 
 def stream_refused(digest: str) -> None:

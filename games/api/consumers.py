@@ -20,7 +20,7 @@ from ..i18n.languages import language_for_scope
 from ..presentation import refusals
 from ..realtime.sockets import NO_SUCH_MATCH, NOT_ALLOWED, NOT_LOGGED_IN, TOO_MANY, Dispatch
 from ..realtime.tables import Table, in_database
-from ..services import throttle, token_digest
+from ..services import throttle
 from ..services.events import twice
 from ..web.moves import Unreadable, frame_of, move_submit
 from .auth import stream_admit, stream_full, token_from_header
@@ -36,7 +36,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         await self.accept()
         token = token_from_header(_header(self.scope, b"authorization"))
         try:
-            if stream_full(token_digest(token) if token else ""):  # from memory: no thread
+            if stream_full(token):  # from memory: no database thread
                 raise services.TooOften("too_many_sockets")
             feed, first = await in_database(self._open)(token)
         except throttle.Throttled as error:
