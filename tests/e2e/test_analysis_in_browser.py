@@ -27,8 +27,12 @@ def test_the_replay_shows_the_analysis_after_the_worker_has_run(
     page.wait_for_selector("#replay[data-step='1'] [data-analysis-options] [data-chosen]")
     moments = page.locator("[data-key-moments] a")
     if moments.count():
+        # The moment's step, so the wait below is for the page its click brings, not the one
+        # already shown (clicking the toggle while that swap is in flight lost the click in CI).
+        step = moments.first.get_attribute("href").split("step=")[1].split("&")[0]
         moments.first.click()
-        page.wait_for_selector("[data-analysis-move][data-flag]")
+        page.wait_for_selector(f"#replay[data-step='{step}'] [data-analysis-move][data-flag]")
+        page.wait_for_function("!document.querySelector('.htmx-request')")
     page.click("[data-analysis-toggle]")
     page.wait_for_selector("[data-analysis]", state="detached")
     assert page.locator("[data-analysis-toggle]").inner_text() == "Analysis"
