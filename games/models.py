@@ -52,6 +52,10 @@ FIRST_ACTION_SECONDS = 60
 # A match without a clock may be claimed from a player who has not acted for this long (and has
 # left: see services.match_claim).
 ABANDON_AFTER = timedelta(minutes=5)
+# How long the table plays a hand's end (its last trick, the summary, the next deal) before
+# the next hand's controls are usable (static/js/table.js): the next hand's first turn, its
+# clock and the computer's move, starts that much later.
+HAND_END = timedelta(seconds=5)
 
 
 class RematchState(models.TextChoices):

@@ -71,10 +71,12 @@ def match_analyse(match_id: int) -> bool:
     return match_analyse(match_id=match_id)
 
 
-def schedule_computer_move(match_id: int, version: int) -> None:
-    """Queue the computer's move a beat after the change that leaves it to act (in the
-    caller's transaction: the task exists exactly when that change was committed)."""
-    due = timezone.now() + timezone.timedelta(seconds=settings.COMPUTER_MOVE_DELAY)
+def schedule_computer_move(match_id: int, version: int, turn_starts=None) -> None:
+    """Queue the computer's move a beat after the change that leaves it to act, or after its
+    turn starts (``turn_starts``: after a hand's end, once the next hand is on the table), in
+    the caller's transaction: the task exists exactly when that change was committed."""
+    due = max(timezone.now(), turn_starts or timezone.now())
+    due += timezone.timedelta(seconds=settings.COMPUTER_MOVE_DELAY)
     computer_move.using(run_after=due).enqueue(match_id, version)
 
 

@@ -197,6 +197,26 @@ def table_context(match: PublicMatch, view: View, me: int) -> dict:
         "my_rating": match.ratings[me],
         "their_rating": match.ratings[me ^ 1],
         "just_dealt": bool(view.log) and view.log[-1].kind == "deal",
+        **hand_end_context(view, me),
+    }
+
+
+def hand_end_context(view: View, me: int) -> dict:
+    """A board whose last move ended a hand and dealt the next: the page plays the hand's end
+    before it shows the new hand (static/js/table.js: the last trick, the summary, the deal),
+    and until the summary shows, the scoreboard reads what the hand ended on."""
+    kinds = [entry.kind for entry in view.log[-2:]]
+    if kinds != ["result", "deal"] or not view.results:
+        return {"hand_end": False}
+    ended = view.results[-1]
+    return {
+        "hand_end": True,
+        "ended": {
+            "my_tricks": ended.tricks_won[me],
+            "their_tricks": ended.tricks_won[me ^ 1],
+            "my_score": view.scores[me] - ended.points[me],
+            "their_score": view.scores[me ^ 1] - ended.points[me ^ 1],
+        },
     }
 
 

@@ -72,7 +72,7 @@ def match_save(
     # What this change makes due, queued in its transaction: the task exists exactly when the
     # change was committed.
     if match.status == MatchStatus.ACTIVE and match.computer and match.state.turn == 1:
-        tasks.schedule_computer_move(match.pk, match.version)
+        tasks.schedule_computer_move(match.pk, match.version, match.turn_started_at)
     if clock:
         tasks.schedule_clock_expire(match.pk, match.clock_due)
 

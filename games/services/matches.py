@@ -25,7 +25,16 @@ from ..engine import (
     state_to_json,
 )
 from ..errors import Conflict, GameError, LimitReached, NotAllowed
-from ..models import COMPUTER_USERNAME, Computer, EndReason, Match, MatchStatus, Move, is_bot
+from ..models import (
+    COMPUTER_USERNAME,
+    HAND_END,
+    Computer,
+    EndReason,
+    Match,
+    MatchStatus,
+    Move,
+    is_bot,
+)
 from . import events
 from .clocks import DEFAULT_MOVE_SECONDS, MAX_MOVE_SECONDS, MIN_MOVE_SECONDS
 from .core import (
@@ -229,6 +238,8 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> tuple[St
     insert(move)  # its INSERT built once (games.db.prepared)
     match.snapshot = state_to_json(state)
     match.turn_started_at = timezone.now()
+    if len(state.results) > len(before.results) and not state.is_over:
+        match.turn_started_at += HAND_END  # the next hand is on the table only then
     match.acted |= 1 << seat
     if state.is_over:
         match_finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)

@@ -1,10 +1,10 @@
-// The match page, between boards: let a trick just completed sit on the table for a beat, keep the
+// The match page, between boards: play what a board brings (a card's flight, a trick's beat,
+// a hand's end and the next deal) before the table rests, keep the
 // move log (appending only new lines, so a screen reader hears each once), call the player back
 // when it is their turn (tab title, favicon, an optional sound, an opt-in notification), and
 // play from the keyboard (focus on the first playable control, 1-6 for cards, letters for calls).
 (function () {
   "use strict";
-  var PAUSE_MS = 1500;
   var baseTitle = document.title;
   var icons = Array.prototype.slice.call(document.querySelectorAll("link[rel=icon][data-turn]"));
   icons.forEach(function (link) {
@@ -53,75 +53,284 @@
     return added;
   }
 
-  function pauseTrick(current) {
-    var done = current.querySelector("[data-trick-pause]");
-    if (!done) return;
-    // The trick is collected PAUSE_MS into its beat, even on a board sent again during it.
-    var during = lastLine(current) === beatLine && Date.now() < beatUntil;
-    var since = during ? Date.now() - (beatUntil - BEAT_MS) : 0;
-    setTimeout(function () {
-      if (!done.isConnected) return; // the next card came first
-      done.classList.add("collected");
-      setTimeout(function () {
-        if (done.isConnected) done.hidden = true;
-      }, reducedMotion.matches ? 0 : 450);
-    }, Math.max(0, PAUSE_MS - since));
-  }
+  // What a board brings is played before the table rests, the same for players and
+  // spectators; a page opened afresh (or reloaded) shows the table at rest at once. By
+  // default (site.css) a board is at rest: the classes and data-stage set here, on a board
+  // bringing a move, as it is swapped in (before the browser paints), set it in motion.
+  //  - a card played flies in from its player's side;
+  //  - a completed trick stays on the table PAUSE_MS (or until the next card), then goes to
+  //    its winner; after a match's last trick the result waits for it (BEAT_MS);
+  //  - a hand's end: its last trick (the scoreboard still reads that hand's tricks), the
+  //    trick to its winner, the hand's summary in the middle of the table, then the next
+  //    deal from the stock. The next hand's controls are hidden and inert until its cards
+  //    are on the table. A tap on the table or a key hurries it on (a key's call is then
+  //    made); a board arriving during it waits for its end.
+  // games.models.HAND_END (5 s) gives the player to act that long more for the first turn.
+  var PAUSE_MS = 1500;
+  var COLLECT_MS = 450; // site.css: .trick.done .play's transition
+  var SUMMARY_MS = 2200;
+  var DEAL_STEP_MS = 70; // a card leaves the stock every DEAL_STEP_MS ...
+  var DEAL_FLIGHT_MS = 350; // ... and is this long in the air (site.css: deal-from-stock)
+  var BEAT_MS = 2000; // site.css: .felt.beat > .result-banner
+  var beatUntil = 0;
 
   function lastLine(element) {
     var lines = element ? element.querySelectorAll("[data-log-source] li[data-key]") : [];
     return lines.length ? lines[lines.length - 1].dataset.key : "";
   }
 
-  // The beat (the trick on the table, then the hand's summary or the match's result) is for a
-  // trick just played. A page opened afresh shows the summary or result at once (the trick is
-  // collected after its beat); a board sent again for something else (the socket's first
-  // board, the opponent arriving, a rematch offered or declined) after the beat shows the table
-  // at rest, instead of the result hiding again for two seconds and the trick coming back.
-  var BEAT_MS = 2000; // static/css/site.css: the after-the-trick animation
-  var beatUntil = 0;
-  var beatLine = null; // the last line of the board whose beat is (or was) played
-
-  function showAtOnce(element) {
-    var felt = element.querySelector(".felt.after-trick");
-    if (felt) felt.classList.remove("after-trick");
+  function versionOf(element) {
+    return element ? Number(element.getAttribute("data-version") || 0) : -1;
   }
 
-  // A board that replaces one with the same last line (nothing was played: a rematch offered
-  // or declined, someone arrived) carries the beat on: during it, where it is; after it, the
-  // table at rest, instead of the result hiding again for two seconds and the trick coming
-  // back. Pushed boards are handled before their swap, the answers to the page's own forms
-  // (a click on "Decline") right after it, before the browser paints.
-  function carryOver(incoming, previous) {
-    if (!incoming || !previous || incoming === previous ||
-        lastLine(incoming) !== lastLine(previous)) {
+  function centre(element) {
+    var r = element.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  }
+
+  // How far ``element`` is turned on the page (its own rotate and its parents', up to the
+  // felt: the opponent's fan is upside down), in radians.
+  function turned(element) {
+    var angle = 0;
+    for (var e = element; e && !e.classList.contains("felt"); e = e.parentElement) {
+      var value = parseFloat(getComputedStyle(e).rotate);
+      if (!isNaN(value)) angle += value;
+    }
+    return angle * Math.PI / 180;
+  }
+
+  // The offset from ``element`` to ``target`` (both on the page) as the element's transform
+  // reads it (after its turn), its whole box kept on the felt where it goes.
+  function offset(element, target, name) {
+    var from = centre(element);
+    var to = centre(target);
+    var felt = element.closest(".felt").getBoundingClientRect();
+    var box = element.getBoundingClientRect();
+    to.x = Math.min(Math.max(to.x, felt.left + box.width / 2), felt.right - box.width / 2);
+    to.y = Math.min(Math.max(to.y, felt.top + box.height / 2), felt.bottom - box.height / 2);
+    var dx = to.x - from.x;
+    var dy = to.y - from.y;
+    var a = -turned(element);
+    element.style.setProperty("--" + name + "-x", dx * Math.cos(a) - dy * Math.sin(a) + "px");
+    element.style.setProperty("--" + name + "-y", dx * Math.sin(a) + dy * Math.cos(a) + "px");
+  }
+
+  function sideOf(felt, mine) {
+    return felt.querySelector(mine ? ".my-hand" : ".seat-top .fan") || felt;
+  }
+
+  // The card just played comes from its player's side of the table (never from outside it).
+  function flights(felt) {
+    felt.querySelectorAll(".trick .play.new").forEach(function (play) {
+      var card = play.querySelector(".card");
+      if (card) offset(card, sideOf(felt, play.classList.contains("mine")), "from");
+    });
+  }
+
+  function collect(felt) {
+    var done = felt.querySelector("[data-trick-pause]");
+    if (!done || done.classList.contains("collected")) return;
+    var winner = sideOf(felt, done.classList.contains("to-me"));
+    done.querySelectorAll(".play").forEach(function (play) {
+      offset(play, winner, "to");
+    });
+    done.classList.add("collected");
+    setTimeout(function () {
+      if (done.isConnected) done.hidden = true;
+    }, reducedMotion.matches ? 0 : COLLECT_MS);
+  }
+
+  // The deal: the cards leave the stock one by one, to the dealer's opponent first. Resolves
+  // when the last one has landed.
+  function deal(felt) {
+    var pile = felt.querySelector(".stock .pile");
+    var mine = Array.prototype.slice.call(felt.querySelectorAll(".my-hand > *"));
+    var theirs = Array.prototype.slice.call(felt.querySelectorAll(".seat-top .fan.backs > *"));
+    var dealerMe = !!felt.querySelector(".stock.near-me");
+    var first = dealerMe ? theirs : mine;
+    var second = dealerMe ? mine : theirs;
+    var order = [];
+    for (var i = 0; i < Math.max(first.length, second.length); i++) {
+      if (first[i]) order.push(first[i]);
+      if (second[i]) order.push(second[i]);
+    }
+    if (!pile || !order.length || reducedMotion.matches) return Promise.resolve();
+    order.forEach(function (card, n) {
+      offset(card, pile, "from");
+      card.style.animationDelay = n * DEAL_STEP_MS + "ms";
+    });
+    felt.classList.add("dealing");
+    return new Promise(function (done) {
+      setTimeout(done, (order.length - 1) * DEAL_STEP_MS + DEAL_FLIGHT_MS);
+    });
+  }
+
+  var show = null; // the hand's end (or a pushed deal) being played: {felt, stages, timer}
+  var held = null; // the newest board that came during it
+  var heldKey = null; // a key pressed during it: its call is made once the table rests
+
+  function playing() {
+    return !!(show && show.felt.isConnected);
+  }
+
+  function form(felt) {
+    return felt.closest("#board").querySelector("form[data-move]");
+  }
+
+  function choreograph(felt, stages) {
+    show = { felt: felt, stages: stages.slice(), timer: 0 };
+    var moves = form(felt);
+    if (moves) moves.inert = true;
+    felt.dataset.stage = stages[0];
+    step(show, true);
+  }
+
+  var STAGE_MS = { trick: PAUSE_MS, collect: COLLECT_MS, summary: SUMMARY_MS };
+
+  function step(current, first) {
+    if (show !== current || !current.felt.isConnected) return;
+    var stage = first ? current.stages[0] : (current.stages.shift(), current.stages[0]);
+    if (!stage) return rest(current);
+    current.felt.dataset.stage = stage;
+    if (stage === "collect") collect(current.felt);
+    if (stage === "deal") {
+      deal(current.felt).then(function () { step(current); });
       return;
     }
-    if (Date.now() < beatUntil) {
-      var elapsed = BEAT_MS - (beatUntil - Date.now());
-      incoming.querySelectorAll(".felt.after-trick > *").forEach(function (part) {
-        part.style.animationDelay = -elapsed + "ms";
-      });
-      return;
+    var ms = stage === "collect" && reducedMotion.matches ? 0 : STAGE_MS[stage];
+    current.timer = setTimeout(function () { step(current); }, ms);
+  }
+
+  // The table at rest: the new hand's controls usable, then whatever waited for it.
+  function rest(current) {
+    clearTimeout(current.timer);
+    var felt = current.felt;
+    felt.removeAttribute("data-stage");
+    felt.classList.remove("dealing");
+    var done = felt.querySelector("[data-trick-pause]");
+    if (done) done.hidden = true;
+    var moves = form(felt);
+    if (moves) moves.inert = false;
+    show = null;
+    if (held && versionOf(held) >= versionOf(board())) {
+      var next = held;
+      held = null;
+      var previous = board();
+      previous.replaceWith(next);
+      if (window.htmx) window.htmx.process(next);
+      arrived(next, previous);
     }
-    showAtOnce(incoming);
-    var before = previous.querySelector("[data-trick-pause]");
-    var done = incoming.querySelector("[data-trick-pause]");
-    if (done && before && (before.hidden || before.classList.contains("collected"))) {
-      done.classList.add("collected");
-      done.hidden = true;
+    held = null;
+    if (board() !== shown) boardChanged();
+    else if (!playing()) focusPlayable(board());
+    if (heldKey) {
+      var key = heldKey;
+      heldKey = null;
+      press(key);
     }
   }
+
+  function hurry() {
+    if (!playing()) return;
+    var current = show;
+    current.felt.querySelectorAll(".my-hand > *, .fan.backs > *").forEach(function (card) {
+      card.style.animation = "none";
+    });
+    rest(current);
+  }
+
+  // A board swapped in (``previous``: the one it replaced, or null on the page's first): in
+  // motion if it brings a move, at rest otherwise, or the beat carried on where it was.
+  function arrived(current, previous) {
+    var felt = current && current.querySelector(".felt");
+    if (!felt || !previous) return;
+    var moved = lastLine(current) !== lastLine(previous);
+    if (!moved) {
+      // Nothing was played (a rematch offered or declined, someone arrived): during the
+      // beat, it goes on where it was; after it, the table stays at rest.
+      if (Date.now() < beatUntil && felt.classList.contains("after-trick")) {
+        var elapsed = BEAT_MS - (beatUntil - Date.now());
+        felt.classList.add("beat");
+        felt.querySelectorAll(":scope > *").forEach(function (part) {
+          part.style.animationDelay = -elapsed + "ms";
+        });
+        var done = felt.querySelector("[data-trick-pause]");
+        var before = previous.querySelector("[data-trick-pause]");
+        if (done && before && (before.hidden || before.classList.contains("collected"))) {
+          done.classList.add("collected");
+          done.hidden = true;
+        } else if (done) {
+          setTimeout(function () { collect(felt); }, Math.max(0, PAUSE_MS - elapsed));
+        }
+      }
+      return;
+    }
+    felt.classList.add("moving");
+    flights(felt);
+    if (felt.hasAttribute("data-hand-end")) {
+      var stages = ["summary", "deal"];
+      if (felt.querySelector("[data-trick-pause]")) stages = ["trick", "collect"].concat(stages);
+      choreograph(felt, stages);
+    } else if (felt.classList.contains("dealt")) {
+      choreograph(felt, ["deal"]);
+    } else if (felt.classList.contains("after-trick")) {
+      felt.classList.add("beat");
+      beatUntil = Date.now() + BEAT_MS;
+      setTimeout(function () {
+        if (felt.isConnected) collect(felt); // unless the next card came first
+      }, PAUSE_MS);
+    }
+  }
+
+  // Boards that come while the hand's end is played wait for its end (the newest only).
+  function hold(incoming) {
+    if (!playing() || !incoming) return false;
+    if (!held || versionOf(incoming) >= versionOf(held)) held = incoming;
+    return true;
+  }
+
+  var replaced = null; // the board a swap under way replaces
 
   document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
     var fragment = event.detail.fragment;
     var incoming = fragment && fragment.querySelector ? fragment.querySelector("#board") : null;
-    if (event.detail.target === board()) carryOver(incoming, board());
+    if (!incoming && fragment && fragment.id === "board") incoming = fragment;
+    if (!incoming || event.detail.target !== board()) return;
+    if (hold(document.importNode(incoming, true))) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    replaced = board();
   });
 
-  document.body.addEventListener("htmx:afterSwap", function (event) {
-    var old = event.detail.target;
-    if (old && old.id === "board" && !old.isConnected) carryOver(board(), old);
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "board") return;
+    if (playing()) {
+      var holder = document.createElement("template");
+      holder.innerHTML = event.detail.serverResponse || "";
+      var incoming = holder.content.querySelector("#board");
+      if (incoming && hold(document.importNode(incoming, true))) {
+        event.detail.shouldSwap = false;
+        return;
+      }
+    }
+    replaced = board();
+  });
+
+  // Synchronous after the swap: the motion is set before the browser paints the new board.
+  ["htmx:oobAfterSwap", "htmx:afterSwap"].forEach(function (name) {
+    document.body.addEventListener(name, function () {
+      var current = board();
+      if (!replaced || !current || current === replaced) return;
+      var previous = replaced;
+      replaced = null;
+      arrived(current, previous);
+    });
+  });
+
+  // A tap on the table during the hand's end hurries it on.
+  document.addEventListener("click", function (event) {
+    if (playing() && event.target.closest && event.target.closest(".felt") === show.felt) hurry();
   });
 
   // A short tone (no audio file to load): higher for my turn, lower for their card.
@@ -194,15 +403,7 @@
     }
     callBack(current, myTurn);
     wasMyTurn = myTurn;
-    var line = lastLine(current);
-    if (first) {
-      showAtOnce(current);
-      beatLine = line;
-    } else if (current.querySelector(".felt.after-trick") && line !== beatLine) {
-      beatUntil = Date.now() + BEAT_MS;
-      beatLine = line;
-    }
-    pauseTrick(current);
+    if (playing()) return; // the controls are usable once the table rests
     if (!first || myTurn) focusPlayable(current);
   }
 
@@ -220,17 +421,27 @@
     if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
     var target = event.target;
     if (target.closest && target.closest("input, select, textarea, [contenteditable]")) return;
-    var current = board();
-    if (!current || !current.hasAttribute("data-your-turn")) return;
     var key = event.key.length === 1 ? event.key.toUpperCase() : "";
     if (!key) return;
+    if (playing()) {
+      event.preventDefault();
+      heldKey = key; // made once the table rests, on the board then shown
+      hurry();
+      return;
+    }
+    if (press(key)) event.preventDefault();
+  });
+
+  function press(key) {
+    var current = board();
+    if (!current || !current.hasAttribute("data-your-turn")) return false;
     var slot = current.querySelector(
       ".my-hand [data-key='" + key + "'], .bids [data-key='" + key + "']"
     );
-    if (!slot) return;
-    event.preventDefault();
+    if (!slot) return false;
     if (slot.matches("button:not([disabled])")) slot.click();
-  });
+    return true;
+  }
 
   // Opt-in notifications: the browser asks once; the choice is kept in this browser.
   document.addEventListener("click", function (event) {
@@ -249,8 +460,12 @@
 
   function showNotify() {
     var button = document.querySelector("[data-action=notify]");
-    if (!button || !window.Notification) return;
-    button.hidden = false;
+    if (!button) return;
+    if (!window.Notification) {
+      button.hidden = true; // this browser cannot notify
+      return;
+    }
+    button.removeAttribute("data-pending");
     var blocked = Notification.permission === "denied";
     button.disabled = blocked;
     button.setAttribute("aria-pressed", notifyOn() ? "true" : "false");

@@ -29,6 +29,7 @@ def test_a_whole_hand_against_the_hard_computer_without_a_reload(live_server_url
     assert page.evaluate("window.sameDocument")
     match.refresh_from_db()
     page.wait_for_selector(f"#board[data-version='{match.version}']", timeout=10_000)
+    page.wait_for_selector("#board .felt:not([data-stage])")  # the hand's end played
     scores = match.snapshot["scores"]
     assert sum(scores) > 0
     assert page.locator("[data-score='0']").inner_text() == str(scores[0])

@@ -141,8 +141,9 @@ def test_a_whole_match_against_the_computer_with_the_keyboard_alone(
             )
             continue
         controls = board.locator("form[data-move]")
-        # The focus came to my controls: an enabled button of this board's form.
-        expect(controls.locator("button:focus")).to_be_enabled(timeout=5_000)
+        # The focus came to my controls: an enabled button of this board's form (at a hand's
+        # end, once the table rests: the next deal is on the table).
+        expect(controls.locator("button:focus")).to_be_enabled(timeout=10_000)
         tree = controls.aria_snapshot()
         if not tree:  # the socket's copy of this very board replaced it while it was read
             continue

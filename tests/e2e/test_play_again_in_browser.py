@@ -26,10 +26,12 @@ def open_finished(live_server_url, new_page, alice, bob):
         page.wait_for_selector("[data-result]")
         pages.append(page)
     # The last trick's beat (the result waits two seconds) is for a trick just played: the
-    # server's board has it, a page opened afresh shows the result at once.
+    # server's board has it, a page opened afresh shows the table at rest, the result at once.
     assert "after-trick" in pages[0].request.get(f"{live_server_url}/matches/{finished.pk}/").text()
     for page in pages:
-        assert page.locator(".felt.after-trick").count() == 0
+        assert page.locator(".felt.beat").count() == 0
+        assert page.locator("[data-result]").is_visible()
+        assert not page.locator("[data-trick-pause]").is_visible()
     # Both pages are live (each socket's arrival is pushed to the other) before the offer.
     pages[0].wait_for_selector("[data-action=rematch]")
     pages[1].wait_for_timeout(500)
@@ -46,7 +48,7 @@ def test_a_rematch_offered_and_accepted_from_the_pushed_offer(
     b.wait_for_selector("[data-action=accept-rematch]", timeout=3_000)  # pushed, no reload
     assert "alice offers a rematch" in b.locator("[data-rematch-offer]").inner_text()
     # The pushed board keeps the table at rest: the result (with the offer) did not hide again.
-    assert b.locator(".felt.after-trick").count() == 0
+    assert b.locator(".felt.beat").count() == 0
     shot(b, "rematch-offer")
     b.click("[data-action=accept-rematch]")
     new = None

@@ -77,6 +77,7 @@ def test_two_players_play_a_whole_hand_by_clicking(live_server_url, new_page):
     assert sum(scores) > 0  # a hand was scored
     for page, username in ((alice, "alice"), (bob, "bob")):
         page.wait_for_selector(f"#board[data-version='{match.version}']", timeout=10_000)
+        page.wait_for_selector("#board .felt:not([data-stage])")  # the hand's end played
         seat = match.seat_of(match.player0 if username == "alice" else match.player1)
         assert page.locator(f"[data-score='{seat}']").inner_text() == str(scores[seat])
         assert page.locator(f"[data-score='{seat ^ 1}']").inner_text() == str(scores[seat ^ 1])

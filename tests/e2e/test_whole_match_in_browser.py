@@ -29,7 +29,8 @@ WATCH = """() => {
     var seen = !!result && result.checkVisibility({visibilityProperty: true});
     if (seen) window.watched.shown = true;
     else if (window.watched.shown) window.watched.lost += 1;
-    var trickOn = !!trick && !trick.hidden && !trick.classList.contains("collected");
+    var trickOn = !!trick && trick.checkVisibility({visibilityProperty: true}) &&
+      !trick.classList.contains("collected");
     if (window.watched.shown && trickOn) window.watched.trickBack += 1;
     requestAnimationFrame(look);
   })();

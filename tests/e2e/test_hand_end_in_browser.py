@@ -1,0 +1,245 @@
+"""Whole matches in the browser at two desktop and two phone sizes, in English, Thai and
+Burmese, every move clicked, the opponent moving as soon as its turn has started. At every
+frame: nothing of the table is drawn outside the felt, and no control is usable before the
+hand's cards are on the table (the next deal came while the last trick was still there).
+At every turn: every usable control of the board is the element at its centre (nothing
+covers it: the hand's summary covered the calls), and the table's areas and the scoreboard
+have not moved or overflowed. At phone size, in English and Thai, the page is reloaded at
+each hand's end and the cumulative layout shift over the match, loads included, is 0.
+
+With ``SCREENSHOTS=1`` each stage of one hand's end goes to ``artifacts/hand-end/``, at
+desktop and phone, light and dark."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from games import services
+from games.engine import legal_actions
+from games.models import Match, MatchStatus
+from tests.e2e.conftest import ROOT
+from tests.e2e.conftest import shot as screenshot
+from tests.e2e.test_table_in_browser import WATCH_SHIFTS
+from tests.matches import start
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SIZES = [(1280, 720), (1280, 800), (375, 667), (390, 844)]
+LANGUAGES = ["en", "th", "my"]
+SHOTS = Path(os.environ.get("HAND_END_SHOTS", ROOT / "artifacts" / "hand-end"))
+PREFERRED = ["order_up", "accept", "take_up", "name", "joker", "discard", "play", "pass", "leave"]
+
+# Watches every frame from the page's first paint: what was drawn outside the felt, and any
+# control usable while the hand's cards were not all on the table, at rest.
+WATCH_FRAMES = """
+window.seen = {frames: 0, outside: [], early: []};
+window.usable = el => !el.disabled && !el.closest("[inert]") &&
+  el.checkVisibility({visibilityProperty: true, opacityProperty: true});
+window.describe = el => el ? el.tagName.toLowerCase() + (el.className && el.className.baseVal
+  === undefined ? "." + [...el.classList].join(".") : "") +
+  (el.dataset && el.dataset.action ? "[" + el.dataset.action + "]" : "") : "nothing";
+(function look() {
+  const felt = document.querySelector("#board .felt");
+  if (felt && !felt.closest("[data-board-ended]")) {
+    window.seen.frames += 1;
+    const f = felt.getBoundingClientRect();
+    for (const el of felt.querySelectorAll(".card, .button, .hand-summary, .won, .plate")) {
+      if (!el.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
+      const r = el.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      if (r.left < f.left - 1 || r.right > f.right + 1 || r.top < f.top - 1 ||
+          r.bottom > f.bottom + 1) {
+        if (window.seen.outside.length < 20) window.seen.outside.push(
+          {what: window.describe(el) + " in " + window.describe(el.parentElement) + " " + (felt.dataset.stage || "") + " " + felt.className, width: r.width, top: r.top - f.top, left: r.left - f.left,
+           right: f.right - r.right, bottom: f.bottom - r.bottom});
+      }
+    }
+    const controls = [...felt.querySelectorAll("button, a[href]")].filter(window.usable);
+    const cards = [...felt.querySelectorAll(".my-hand > *")];
+    const resting = cards.every(c => c.checkVisibility({visibilityProperty: true}) &&
+      !c.getAnimations().some(a => a.playState === "running"));
+    if (controls.length && !resting && window.seen.early.length < 20) {
+      window.seen.early.push(controls.map(window.describe).join(" "));
+    }
+  }
+  requestAnimationFrame(look);
+})();
+"""
+
+# Every usable control of the board, scrolled into view if need be: the element at its centre
+# is the control or inside it. Returns what was covered, and by what.
+COVERED = """() => { const at = window.scrollY;
+  const covered = [...document.querySelectorAll(
+    "#board button, #board a[href], #board summary, #board select")]
+  .filter(window.usable).map(el => {
+    el.scrollIntoView({block: "nearest", inline: "nearest"});
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return el.contains(hit) ? null : window.describe(el) + " under " + window.describe(hit);
+  }).filter(Boolean);
+  window.scrollTo(0, at);
+  return covered; }"""
+
+# The table's areas, which no board may move or resize, and what overflows the scoreboard.
+AREAS = """() => {
+  const box = s => { const e = document.querySelector(s); if (!e) return null;
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height].map(Math.round).join(","); };
+  const score = document.querySelector(".scorebox");
+  const s = score.getBoundingClientRect();
+  const spill = [...score.querySelectorAll("th, td, .label, .who, .trump-sign, .target")]
+    .filter(e => e.checkVisibility()).filter(e => { const r = e.getBoundingClientRect();
+      return r.width && (r.left < s.left - 1 || r.right > s.right + 1); })
+    .map(e => e.className || e.tagName);
+  const labels = [...score.querySelectorAll(".trump > *")].filter(e => e.checkVisibility())
+    .map(e => e.getBoundingClientRect());
+  const overlap = labels.some((a, i) => labels.slice(i + 1).some(b =>
+    a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1));
+  return {areas: {felt: box(".felt"), top: box(".seat-top"), score: box(".scorebox"),
+                  middle: box(".middle"), hand: box(".felt .my-hand"),
+                  prompt: box(".prompt-row"), me: box(".seat-bottom")},
+          spill, overlap};
+}"""
+
+AT_REST = """() => { const b = document.querySelector("#board");
+  const felt = b && b.querySelector(".felt");
+  return !!felt && !felt.hasAttribute("data-stage") &&
+    (b.hasAttribute("data-your-turn") || b.hasAttribute("data-match-over")); }"""
+
+
+def opponent(match_id: int, user, stop: threading.Event) -> threading.Thread:
+    """The opponent's moves: a bid rather than a pass, as soon as its turn has started, as a
+    player whose page shows the table at rest would."""
+
+    def run() -> None:
+        try:
+            while not stop.is_set():
+                match = Match.objects.get(pk=match_id)
+                if match.status != MatchStatus.ACTIVE:
+                    return
+                seat = match.seat_of(user)
+                if match.state.turn != seat or match.turn_started_at > timezone.now():
+                    time.sleep(0.05)
+                    continue
+                legal = [str(a) for a in legal_actions(match.state)]
+                action = next((a for a in legal if a != "pass"), legal[0])
+                services.move_apply(
+                    user=user, match_id=match_id, action=action, version=match.version
+                )
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def shot(page, name: str) -> None:
+    screenshot(page, name, full_page=False, folder=SHOTS)
+
+
+STAGE = """() => { const felt = document.querySelector("#board .felt");
+  return felt ? felt.dataset.stage || "rest" : "none"; }"""
+
+
+def stages(page, name: str) -> bool:
+    """A screenshot of each stage of the hand's end under way (False if none is)."""
+    taken, began = [], time.monotonic()
+    while time.monotonic() < began + 8:
+        stage = page.evaluate(STAGE)
+        if stage == "rest" and not taken:
+            return False
+        if stage not in taken and (stage != "rest" or taken):
+            taken.append(stage)
+            shot(page, f"{name}-{len(taken)}-{stage}")
+            if stage == "deal":
+                page.wait_for_timeout(150)
+                shot(page, f"{name}-{len(taken)}-{stage}-later")
+        if stage == "rest":
+            break
+        page.wait_for_timeout(30)
+    return bool(taken)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_a_whole_match_every_control_reachable_and_nothing_early_or_outside_the_felt(
+    live_server_url, new_page, alice, bob, width, height, language
+):
+    match = start(alice, bob, target=3, move_seconds=None)
+    page = new_page(width=width, height=height, logged_in=alice)
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language,
+                               "domain": "127.0.0.1", "path": "/"}])  # fmt: skip
+    page.add_init_script(WATCH_FRAMES)
+    shifts = width < 600 and language in ("en", "th")
+    if shifts:
+        page.add_init_script(WATCH_SHIFTS)
+    url = f"{live_server_url}/matches/{match.pk}/"
+    # The opponent's page is open (it is at the table: no claim offered against it).
+    new_page(logged_in=bob).goto(url)
+    page.goto(url)
+    page.wait_for_selector(f'html[lang="{language}"]')
+    page.wait_for_selector("[data-connection=live]")
+    stop = threading.Event()
+    thread = opponent(match.pk, bob, stop)
+    first = page.evaluate(AREAS)
+    moved, shifted, seen, turns, hands = [], [], [], 0, 0
+    photographed = False
+    try:
+        deadline = time.monotonic() + 150
+        while True:
+            assert time.monotonic() < deadline, "the match did not finish in 150 s"
+            if os.environ.get("SCREENSHOTS") and not photographed:
+                photographed = stages(page, f"{width}x{height}-{language}")
+            page.wait_for_function(AT_REST, timeout=20_000)
+            board = page.locator("#board")
+            if board.get_attribute("data-match-over") is not None:
+                break
+            version = int(board.get_attribute("data-version"))
+            assert page.evaluate(COVERED) == [], f"turn {turns}"
+            now = page.evaluate(AREAS)
+            assert not now["spill"] and not now["overlap"], (turns, now)
+            if now["areas"] != first["areas"]:
+                moved.append((turns, now["areas"]))
+            for kind in PREFERRED:
+                buttons = page.locator(f"#board button[data-action={kind}]")
+                if buttons.count():
+                    buttons.first.click()  # a real click: it fails if anything covers it
+                    break
+            else:
+                raise AssertionError("my turn, but no control offered")
+            page.wait_for_function(
+                "v => Number(document.querySelector('#board').dataset.version) > v", arg=version
+            )
+            turns += 1
+            results = len(Match.objects.get(pk=match.pk).state.results)
+            if shifts and results > hands:  # a hand has ended: reload once it is at rest
+                hands = results
+                page.wait_for_function(AT_REST, timeout=20_000)
+                shifted += [s for s in page.evaluate("window.shifts") if not s["recent"]]
+                seen.append(page.evaluate("window.seen"))
+                page.reload()
+                page.wait_for_selector("[data-connection=live]")
+    finally:
+        stop.set()
+        thread.join(5)
+    seen.append(page.evaluate("window.seen"))
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.FINISHED
+    assert sum(s["frames"] for s in seen) > 100
+    outside = [o for s in seen for o in s["outside"]]
+    assert outside == [], outside
+    assert [e for s in seen for e in s["early"]] == []
+    assert moved == [], (first["areas"], moved[:3])
+    if shifts:
+        shifted += [s for s in page.evaluate("window.shifts") if not s["recent"]]
+        assert sum(s["value"] for s in shifted) == 0, shifted
+        print(f"\n{width}x{height} {language}: cumulative layout shift 0 over "
+              f"{turns} turns and {hands} reloads")  # fmt: skip
