@@ -58,7 +58,9 @@ window.describe = el => el ? el.tagName.toLowerCase() + (el.className && el.clas
       if (r.left < f.left - 1 || r.right > f.right + 1 || r.top < f.top - 1 ||
           r.bottom > f.bottom + 1) {
         if (window.seen.outside.length < 20) window.seen.outside.push(
-          {what: window.describe(el) + " in " + window.describe(el.parentElement) + " " + (felt.dataset.stage || "") + " " + felt.className, width: r.width, top: r.top - f.top, left: r.left - f.left,
+          {what: window.describe(el) + " in " + window.describe(el.parentElement) + " " +
+                 (felt.dataset.stage || "at rest"),
+           width: r.width, top: r.top - f.top, left: r.left - f.left,
            right: f.right - r.right, bottom: f.bottom - r.bottom});
       }
     }

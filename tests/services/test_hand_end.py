@@ -11,8 +11,8 @@ from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from games import services
-from games.services import computer
 from games.models import HAND_END, Match, MatchStatus
+from games.services import computer
 from tests.matches import pass_if_allowed, start
 
 
