@@ -131,3 +131,40 @@ def test_bots_have_a_leaderboard_of_their_own(alice, bob, carol, settings):
     assert [p["username"] for p in api.get("/api/v1/leaderboard?bots=true").json()["players"]] == [
         "alice"
     ]
+
+
+def test_every_setting_is_on_the_settings_page_and_each_form_comes_back_to_it(alice, alice_page):
+    page = alice_page.get("/settings/").content.decode()
+    for marker in (
+        'id="settings-language"',  # the language (the footer's switcher has its own id)
+        'data-action="four-colour"',
+        'data-action="theme"',
+        'data-action="sound"',
+        'data-action="notify"',
+        'data-action="create-token"',
+        'data-action="become-bot"',
+        'data-action="save-bot-challenges"',
+    ):
+        assert marker in page, marker
+    assert page.count('id="language-choice"') == 1
+    back = {"next": "/settings/"}
+    for url, data in (
+        ("/settings/look", {"theme": "dark", **back}),
+        ("/settings/look", {"four_colour": "on", **back}),
+        ("/settings/sound", {"sound": "on", **back}),
+        ("/language/", {"language": "th", **back}),
+    ):
+        answer = alice_page.post(url, data)  # without htmx: POST, redirect, GET
+        assert (answer.status_code, answer["Location"]) == (302, "/settings/"), url
+    saved = PlayerSettings.objects.get(user=alice)
+    chosen = (saved.theme, saved.four_colour, saved.sound, saved.language)
+    assert chosen == ("dark", True, True, "th")
+    page = alice_page.get("/settings/").content.decode()
+    assert 'data-theme="dark"' in page and 'lang="th"' in page
+    assert 'data-action="sound" aria-pressed="true"' in page
+
+
+def test_the_match_page_links_to_the_settings(alice, bob, alice_page):
+    match = start(alice, bob)
+    page = alice_page.get(f"/matches/{match.pk}/").content.decode()
+    assert 'href="/settings/" data-settings-link' in page

@@ -101,6 +101,8 @@ def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "
         "has_matches": selectors.has_matches(user=request.user),
         "bot_challenges": selectors.bots_may_challenge(request.user),
         "base_url": base_url(request),
+        "sound_on": selectors.sound_on(user=request.user),
+        "themes": Theme.choices,
     }
     return render(request, "settings.html", context, status=status)
 
@@ -112,7 +114,8 @@ NEW_TOKEN = "new_api_token"  # noqa: S105 - a session key, not a secret
 @login_required
 @require_safe
 def settings_page(request: HttpRequest) -> HttpResponse:
-    """The player's settings: API tokens, a bot account, challenges from bots."""
+    """The player's settings: language, the table's look, alerts, API tokens, a bot account,
+    challenges from bots."""
     new_token = request.session.pop(NEW_TOKEN, "")
     response = _settings_page(request, new_token=new_token)
     if new_token:
