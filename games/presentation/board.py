@@ -97,73 +97,13 @@ def board_context(
         and view.turn == seat
     )
     context["analysis_ready"] = match.status == MatchStatus.FINISHED and match.analysed
-    me = seat if seat is not None else 0  # a spectator looks from seat 0's side
-    them = me ^ 1
-    legal = view.legal_actions
-    playing = view.phase == "play"
-    discarding = view.phase == "discard"
-    card_actions = {a.split(":")[1]: a for a in legal if a.startswith(("play:", "discard:"))}
-    hand = [Card(code) for code in view.hand]
-    trick = [{"name": names[s], "mine": s == me, "card": Card(c)} for s, c in view.trick]
-    upcard = Card(view.upcard)
-    trump = view.trump
+    context.update(seat_context(view, names, seat, bots=match.bots, ratings=match.ratings))
     context.update(
         {
-            "view": view,
-            "me": me,
-            "them": them,
-            "my_name": names[me],
-            "their_name": names[them],
-            "my_bot": match.bots[me],
-            "their_bot": match.bots[them],
+            "act_url": context["urls"]["match_act"],
+            "version": match.version,
             "your_turn": seat is not None and view.turn == seat,
-            "turn_name": names[view.turn] if view.turn is not None else "",
-            "hand": [
-                {
-                    "card": card,
-                    "action": card_actions.get(card.code, ""),
-                    "key": str(number),
-                    "tilt": tilt,
-                }
-                for number, (card, tilt) in enumerate(
-                    zip(hand, fan(len(hand)), strict=True), start=1
-                )
-            ],
-            "card_kind": "discard" if discarding else "play",
-            "hand_has_choice": bool(card_actions),
-            "their_count": view.hand_sizes[them],
-            "my_count": view.hand_sizes[me],
-            "upcard": upcard,
-            "upcard_fate": view.upcard_fate,
-            "upcard_suit_name": SUIT_NAMES.get(view.upcard_suit or "", ""),
-            "trump_symbol": SUIT_SYMBOLS.get(trump or "", ""),
-            "trump_name": SUIT_NAMES.get(trump or "", ""),
-            "trump_red": trump in ("D", "H"),
-            "maker_name": names[view.maker] if view.maker is not None else "",
-            "dealer_name": names[view.dealer],
-            "scores": view.scores,
-            "my_score": view.scores[me],
-            "their_score": view.scores[them],
-            "tricks_won": view.tricks_won,
-            "my_tricks": view.tricks_won[me],
-            "their_tricks": view.tricks_won[them],
-            "trick": trick,
-            **trick_context(view, names, me),
-            "log": hand_log(view, names),
-            # Shown beside the next deal until that hand's first trick is taken.
-            "hand_summary": (
-                hand_summary(view.results[-1], names, seat)
-                if view.results and (not view.tricks or view.phase == "match_over")
-                else None
-            ),
-            "controls": [control(a) for a in legal if not a.startswith(("play:", "discard:"))],
-            "playing": playing,
-            "discarding": discarding,
-            "discard": Card(view.discard) if view.discard else None,
-            "target": view.rules["target"],
-            "prompt": prompt(view, seat, names),
             "turn_title": _("● Your turn · Match %(number)s") % {"number": match.pk},
-            **table_context(match, view, me),
         }
     )
     context["acting"] = view.turn if match.status == MatchStatus.ACTIVE else None
@@ -181,24 +121,93 @@ def board_context(
     return context
 
 
+def seat_context(
+    view: View,
+    names: list[str],
+    seat: int | None,
+    *,
+    bots: tuple[bool, bool] = (False, False),
+    ratings: tuple[str, str] = ("", ""),
+) -> dict:
+    """What the felt (templates/jinja2/felt.jinja) shows of ``view`` to ``seat``: the hands,
+    the trick, the stock, the score, the calls and the prompt. ``seat`` None is a spectator,
+    who looks from seat 0's side; ``bots`` and ``ratings`` are the seats' badges and plates.
+    A match's board (``board_context``) and the guided hand (``learn.context``) both show it."""
+    me = seat if seat is not None else 0  # a spectator looks from seat 0's side
+    them = me ^ 1
+    legal = view.legal_actions
+    playing = view.phase == "play"
+    discarding = view.phase == "discard"
+    card_actions = {a.split(":")[1]: a for a in legal if a.startswith(("play:", "discard:"))}
+    hand = [Card(code) for code in view.hand]
+    trick = [{"name": names[s], "mine": s == me, "card": Card(c)} for s, c in view.trick]
+    upcard = Card(view.upcard)
+    trump = view.trump
+    return {
+        "view": view,
+        "me": me,
+        "them": them,
+        "my_name": names[me],
+        "their_name": names[them],
+        "my_bot": bots[me],
+        "their_bot": bots[them],
+        "turn_name": names[view.turn] if view.turn is not None else "",
+        "hand": [
+            {
+                "card": card,
+                "action": card_actions.get(card.code, ""),
+                "key": str(number),
+                "tilt": tilt,
+            }
+            for number, (card, tilt) in enumerate(zip(hand, fan(len(hand)), strict=True), start=1)
+        ],
+        "card_kind": "discard" if discarding else "play",
+        "hand_has_choice": bool(card_actions),
+        "their_count": view.hand_sizes[them],
+        "my_count": view.hand_sizes[me],
+        "upcard": upcard,
+        "upcard_fate": view.upcard_fate,
+        "upcard_suit_name": SUIT_NAMES.get(view.upcard_suit or "", ""),
+        "trump_symbol": SUIT_SYMBOLS.get(trump or "", ""),
+        "trump_name": SUIT_NAMES.get(trump or "", ""),
+        "trump_red": trump in ("D", "H"),
+        "maker_name": names[view.maker] if view.maker is not None else "",
+        "dealer_name": names[view.dealer],
+        "scores": view.scores,
+        "my_score": view.scores[me],
+        "their_score": view.scores[them],
+        "tricks_won": view.tricks_won,
+        "my_tricks": view.tricks_won[me],
+        "their_tricks": view.tricks_won[them],
+        "trick": trick,
+        **trick_context(view, names, me),
+        "log": hand_log(view, names),
+        # Shown beside the next deal until that hand's first trick is taken.
+        "hand_summary": (
+            hand_summary(view.results[-1], names, seat)
+            if view.results and (not view.tricks or view.phase == "match_over")
+            else None
+        ),
+        "controls": [control(a) for a in legal if not a.startswith(("play:", "discard:"))],
+        "playing": playing,
+        "discarding": discarding,
+        "discard": Card(view.discard) if view.discard else None,
+        "target": view.rules["target"],
+        "prompt": prompt(view, seat, names),
+        "their_fan": fan(view.hand_sizes[them]),
+        "my_fan": fan(view.hand_sizes[me]),
+        "dealer_seat": view.dealer,
+        "my_rating": ratings[me],
+        "their_rating": ratings[them],
+        "just_dealt": bool(view.log) and view.log[-1].kind == "deal",
+        **hand_end_context(view, me),
+    }
+
+
 def fan(count: int) -> list[int]:
     """Each card's place in a fanned hand of ``count``, counted in half steps from the middle
     (-5 ... 5): the stylesheet turns and lifts each card by its place."""
     return [2 * i - (count - 1) for i in range(count)]
-
-
-def table_context(match: PublicMatch, view: View, me: int) -> dict:
-    """What the table's look needs beyond the board's facts: the fans of cards, the dealer's
-    seat, the players' ratings and whether the cards were just dealt (the deal's motion)."""
-    return {
-        "their_fan": fan(view.hand_sizes[me ^ 1]),
-        "my_fan": fan(view.hand_sizes[me]),
-        "dealer_seat": view.dealer,
-        "my_rating": match.ratings[me],
-        "their_rating": match.ratings[me ^ 1],
-        "just_dealt": bool(view.log) and view.log[-1].kind == "deal",
-        **hand_end_context(view, me),
-    }
 
 
 def hand_end_context(view: View, me: int) -> dict:

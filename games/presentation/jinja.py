@@ -41,6 +41,7 @@ from .. import caches
 from .cards import Card
 
 BOARD = "board.jinja"
+LEARN_BOARD = "learn_board.jinja"  # the guided hand's table: the same felt as a match's
 PIECES = "pieces.jinja"
 
 
@@ -54,12 +55,14 @@ def environment(**options) -> Environment:
     return env
 
 
-def render_board(context: dict, request: HttpRequest | None = None) -> SafeString:
-    """The board partial (``#board``) for this context (``board.board_context``); with the
-    ``request`` of a page or an htmx call, its forms carry the CSRF token. Its words are in
-    the active language."""
+def render_board(
+    context: dict, request: HttpRequest | None = None, template_name: str = BOARD
+) -> SafeString:
+    """The board partial (``#board``) for this context (``board.board_context``, or
+    ``learn.context`` with ``LEARN_BOARD``); with the ``request`` of a page or an htmx call,
+    its forms carry the CSRF token. Its words are in the active language."""
     words = _language(translation.get_language())
-    template = engines["jinja2"].get_template(BOARD)
+    template = engines["jinja2"].get_template(template_name)
     return mark_safe(template.render({**context, **words}, request))  # noqa: S308 - Jinja2 escaped it
 
 

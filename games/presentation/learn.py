@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import random
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from ..bots import choose, hard
 from ..bots.analysis import FLAGS
 from ..bots.hint import Hint, why
 from ..engine import Action, IllegalAction, Rules, State, apply, replay, view_for
-from ..engine.cards import CODES, JACK, NO_TRUMP, SUIT_CODES, same_colour, sort_key
-from .board import trick_context
+from ..engine.cards import CODES, JACK, SUIT_CODES, same_colour
+from .board import seat_context
 from .cards import SUIT_NAMES, Card
-from .controls import control, prompt
 from .hints import action_words, hint_words
-from .sentences import hand_log, hand_summary
 
 # Seat 0 speaks first and holds both bowers of the upcard's suit (the ten of spades: JS, JC,
 # KS) and two hearts; the computer deals and holds the ace and nine of spades and a king of
@@ -155,29 +154,39 @@ def note_words(note: dict | None) -> str:
 
 
 def context(progress: dict, names: list[str]) -> dict:
-    """The page's table and the guide's words."""
+    """The page's table (the felt of a match, templates/jinja2/learn_board.jinja) and the
+    guide's words. ``version``: the moves made, which a call posts back (a second click on a
+    board already answered is refused, not played on the next one)."""
     state = state_of(progress)
     view = view_for(state, YOU)
-    trump = NO_TRUMP if state.trump is None else state.trump
-    legal = view.legal_actions if view.turn == YOU else ()
-    card_actions = {a.split(":")[1]: a for a in legal if a.startswith(("play:", "discard:"))}
-    hand = sorted(state.hand_cards(YOU), key=lambda c: sort_key(c, trump))
+    table = seat_context(view, names, YOU)
+    if state.is_over:  # the hand's summary is the end's, with what to do next
+        table["end_summary"], table["hand_summary"] = table["hand_summary"], None
     return {
-        "view": view,
+        **table,
         "names": names,
-        "guide": explanations(state),
-        "note": note_words(progress.get("note")),
-        "prompt": prompt(view, YOU, names) if view.turn is not None else "",
-        "controls": [control(a) for a in legal if not a.startswith(("play:", "discard:"))],
-        "hand": [{"card": Card(CODES[c]), "action": card_actions.get(CODES[c], "")} for c in hand],
-        "upcard": Card(view.upcard),
-        "trump_name": SUIT_NAMES[view.trump] if view.trump else "",
-        "trick": [{"name": names[s], "card": Card(c)} for s, c in view.trick],
-        **trick_context(view, names, YOU),
-        "log": hand_log(view, names),
-        "summary": hand_summary(view.results[-1], names, YOU) if state.is_over else None,
+        "act_url": reverse("learn"),
+        "act_select": "#learn-guide",
+        "version": len(progress["moves"]),
+        "your_turn": view.turn == YOU,
+        "acting": view.turn,
         "over": state.is_over,
-        "scores": view.scores,
-        "dealer_name": names[view.dealer],
-        "computer_count": view.hand_sizes[COMPUTER],
+        "opponent_present": True,  # the computer never leaves the table
+        "note": note_words(progress.get("note")),
+        **guide_context(progress, state),
     }
+
+
+def guide_context(progress: dict, state: State) -> dict:
+    """The guide's lines for the table as it is, each marked ``new`` unless the newcomer read
+    it before their last move (a phone shows the new ones, and the rest on request): at least
+    the last line is new."""
+    moves = progress["moves"]
+    mine = [number for number, (seat, _action) in enumerate(moves) if seat == YOU]
+    before = set(explanations(state_of({"moves": moves[: mine[-1]]}))) if mine else set()
+    lines = explanations(state)
+    new = [line not in before for line in lines]
+    if lines and not any(new):
+        new[-1] = True
+    guide = [{"text": line, "new": fresh} for line, fresh in zip(lines, new, strict=True)]
+    return {"guide": guide}

@@ -73,3 +73,43 @@ def test_moves_in_the_guided_hand_are_limited_per_address(client, settings):
         client.post("/learn/", {"action": "play:JH"})  # refused by the rules, but counted
     response = client.post("/learn/", {"action": "order_up"})
     assert response.status_code == 429 and "Too many requests" in response.content.decode()
+
+
+def test_the_guided_hand_is_played_on_the_match_table(client):
+    page = client.get("/learn/").content.decode()
+    # The felt of a match, its calls posting to /learn/ with the moves made so far.
+    assert 'class="felt' in page and 'data-move' in page and 'id="move-log"' in page
+    assert 'action="/learn/"' in page and 'name="version" value="0"' in page
+    assert 'data-version="0"' in page and "data-your-turn" in page
+
+
+def test_a_second_click_on_a_table_already_answered_is_refused_and_changes_nothing(client):
+    client.get("/learn/")
+    assert client.post("/learn/", {"action": "pass", "version": "0"}).status_code == 302
+    moves = client.session[learn.SESSION_KEY]["moves"]
+    response = client.post("/learn/", {"action": "pass", "version": "0"})
+    assert response.status_code == 409
+    assert "The table has changed since you saw it" in response.content.decode()
+    assert client.session[learn.SESSION_KEY]["moves"] == moves
+
+
+def test_the_upcard_once_taken_up_is_not_on_the_stock(client):
+    client.get("/learn/")
+    upcard = CODES[new_match(learn.SEED, learn.RULES).upcard]
+    assert f'on-pile" data-card="{upcard}"' in client.get("/learn/").content.decode()
+    client.post("/learn/", {"action": "pass", "version": "0"})  # the computer takes it up
+    state = learn.state_of(client.session[learn.SESSION_KEY])
+    assert state.upcard_fate.value == "taken_up"
+    page = client.get("/learn/").content.decode()
+    assert "on-pile" not in page and "taken up by Computer" in page
+
+
+def test_the_guide_marks_what_is_new_at_each_step(client):
+    first = client.get("/learn/").content.decode()
+    assert first.count("data-guide-line data-new") == first.count("data-guide-line")
+    client.post("/learn/", {"action": "pass", "version": "0"})
+    page = client.get("/learn/").content.decode()
+    # The bowers were explained before the pass: still there, no longer new.
+    bowers = next(line for line in page.split("<p ") if "the right bower" in line)
+    assert bowers.startswith("data-guide-line>")
+    assert "data-guide-line data-new>You lead" in page

@@ -13,10 +13,12 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from ...db import selectors
 from ...engine import IllegalAction, Rules
 from ...engine.rules import STUCK_FROM_DEAL
+from ...errors import Conflict
 from ...i18n.glossary import TERMS
 from ...presentation import learn as learn_hand
 from ...presentation import refusals
 from ...presentation.cards import Card
+from ...presentation.jinja import LEARN_BOARD, render_board
 from ...services import throttle
 from ..forms import MatchCreateForm
 from .common import client_address
@@ -48,16 +50,22 @@ def learn(request: HttpRequest) -> HttpResponse:
         try:
             # Anyone may play it, so the moves are counted per address, like a player's.
             throttle.hit("learn", client_address(request), settings.MOVE_LIMIT_PER_10_SECONDS, 10)
+            version = request.POST.get("version")
+            if version is not None and version != str(len(progress["moves"])):
+                raise Conflict("stale")  # a second click on a table already answered
             progress = learn_hand.play(progress, request.POST.get("action", ""))
         except throttle.Throttled as refusal:
             error, status = refusals.words(refusal), 429
+        except Conflict as refusal:
+            error, status = refusals.words(refusal), 409
         except IllegalAction as refusal:
             error, status = refusals.refusal_words(refusal), 400
         else:
             request.session[learn_hand.SESSION_KEY] = progress
             return redirect("learn")
-    context = learn_hand.context(progress, _learn_names(request))
-    return render(request, "learn.html", {**context, "error": error}, status=status)
+    context = {**learn_hand.context(progress, _learn_names(request)), "error": error}
+    context["board"] = render_board(context, request, LEARN_BOARD)
+    return render(request, "learn.html", context, status=status)
 
 
 @require_POST
