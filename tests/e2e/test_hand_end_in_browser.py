@@ -105,10 +105,17 @@ AREAS = """() => {
     .map(e => e.getBoundingClientRect());
   const overlap = labels.some((a, i) => labels.slice(i + 1).some(b =>
     a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1));
+  // The summary beside the next deal is read whole: none of it cut off.
+  const clipped = [...document.querySelectorAll("#board [data-hand-summary]")]
+    .filter(e => e.checkVisibility() && e.scrollHeight > e.clientHeight + 1)
+    .map(e => e.innerText)
+    // and the scoreboard's headings whole (a player's name may be cut, with its title).
+    .concat([...score.querySelectorAll("thead :is(th, td), .trump .label")]
+      .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText));
   return {areas: {felt: box(".felt"), top: box(".seat-top"), score: box(".scorebox"),
                   middle: box(".middle"), hand: box(".felt .my-hand"),
                   prompt: box(".prompt-row"), me: box(".seat-bottom")},
-          spill, overlap};
+          spill, overlap, clipped};
 }"""
 
 NOT_PLAYING = """() => !document.querySelector("#board .felt[data-stage]")"""
@@ -231,7 +238,7 @@ def test_a_whole_match_every_control_reachable_and_nothing_early_or_outside_the_
             version = int(board.get_attribute("data-version"))
             assert page.evaluate(COVERED) == [], f"turn {turns}"
             now = page.evaluate(AREAS)
-            assert not now["spill"] and not now["overlap"], (turns, now)
+            assert not now["spill"] and not now["overlap"] and not now["clipped"], (turns, now)
             if now["areas"] != first["areas"]:
                 moved.append((turns, now["areas"]))
             for kind in PREFERRED:

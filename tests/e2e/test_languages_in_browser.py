@@ -35,6 +35,12 @@ def test_switching_language_on_the_match_page_translates_the_board(
         # Nobody has moved yet: leaving is a free abort, not a resignation.
         assert translation.gettext("Abort") in page.locator("[data-action=resign]").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # The scoreboard's headings are whole (its width is fixed: only a long name is cut).
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('.scorebox thead :is(th, td)')]
+             .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)"""
+    )
+    assert cut == [], (code, cut)
     shot(page, f"match-in-{code}")
     page.goto(f"{live_server_url}/rules/")
     shot(page, f"rules-in-{code}")
