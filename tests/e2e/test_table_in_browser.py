@@ -41,7 +41,9 @@ new PerformanceObserver(list => {
       if (!node || !node.tagName) return String(node && node.nodeName);
       return node.tagName.toLowerCase() + "." + [...node.classList].join(".");
     });
-    window.shifts.push({value: entry.value, recent: entry.hadRecentInput, moved,
+    const rects = (entry.sources || []).map(source => [source.previousRect, source.currentRect]
+      .map(r => [r.x, r.y, r.width, r.height].map(Math.round).join(",")).join(" -> "));
+    window.shifts.push({value: entry.value, recent: entry.hadRecentInput, moved, rects,
                         at: Math.round(entry.startTime)});
   }
 }).observe({type: "layout-shift", buffered: true});

@@ -78,7 +78,7 @@ def test_moves_in_the_guided_hand_are_limited_per_address(client, settings):
 def test_the_guided_hand_is_played_on_the_match_table(client):
     page = client.get("/learn/").content.decode()
     # The felt of a match, its calls posting to /learn/ with the moves made so far.
-    assert 'class="felt' in page and 'data-move' in page and 'id="move-log"' in page
+    assert 'class="felt' in page and "data-move" in page and 'id="move-log"' in page
     assert 'action="/learn/"' in page and 'name="version" value="0"' in page
     assert 'data-version="0"' in page and "data-your-turn" in page
 
