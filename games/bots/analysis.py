@@ -110,12 +110,16 @@ def accuracy(decisions: list[Decision], seat: int) -> Accuracy:
     )
 
 
-def perfect_value(state: State, seat: int, solvers: dict | None = None) -> int:
-    """Points of the current hand for ``seat`` (less the opponent's) under best play by both
-    seats with every card known, from ``state`` to the end of the hand: minimax over the
-    bidding and the discard through the engine, then the solver for the tricks."""
+def perfect_value(
+    state: State, seat: int, solvers: dict | None = None, number: int | None = None
+) -> int:
+    """Points of hand ``number`` (the current one unless given) for ``seat`` (less the
+    opponent's) under best play by both seats with every card known, from ``state`` to the
+    end of that hand: minimax over the bidding and the discard through the engine, then the
+    solver for the tricks. A state past that hand (an action ended it: the dealer's pass in
+    round two passes it out, and the next deal is dealt) is worth that hand's points."""
     solvers = {} if solvers is None else solvers
-    return _perfect(state, seat, state.hand_number, solvers)
+    return _perfect(state, seat, state.hand_number if number is None else number, solvers)
 
 
 def _perfect(state: State, seat: int, number: int, solvers: dict) -> int:
@@ -139,7 +143,9 @@ def decide(state: State, chosen: str, index: int, rng: random.Random, samples: i
     seat = state.turn
     known = hard.values(view_for(state, seat), rng, samples)
     options = tuple(
-        Option(str(a), known[str(a)], perfect_value(apply(state, a), seat, solvers))
+        Option(
+            str(a), known[str(a)], perfect_value(apply(state, a), seat, solvers, state.hand_number)
+        )
         for a in legal_actions(state)
     )
     return Decision(index, state.hand_number, seat, chosen, options)

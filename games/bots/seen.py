@@ -97,9 +97,11 @@ def seen_from(view: View) -> Seen:
                 void |= SUIT_MASK[trump][led]  # it could not follow the suit led
     holds = 0
     upcard_bit = 1 << upcard
-    if view.upcard_fate == "taken_up" and view.dealer == opponent and not played & upcard_bit:
+    taken = view.upcard_fate == "taken_up" and view.dealer == opponent
+    if taken and not played & upcard_bit and not void & upcard_bit:
         # The dealer took the upcard up. It may have discarded it, but a card it just chose
-        # to take is almost never the one it throws: assume it still holds it.
+        # to take is almost never the one it throws: assume it still holds it, unless it has
+        # shown out of the upcard's suit since (then it discarded it).
         holds = upcard_bit
     known = hand | played | upcard_bit
     if view.discard is not None:
