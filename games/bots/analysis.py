@@ -69,8 +69,10 @@ class Decision:
 
     @property
     def loss(self) -> float:
+        """The points lost, to the hundredth the page shows: the grade is that of the figure
+        a player reads (0.597 lost reads 0.60, and is a mistake, not an inaccuracy)."""
         chosen = next(o for o in self.options if o.action == self.chosen)
-        return max(0.0, self.best - chosen.known)
+        return round(max(0.0, self.best - chosen.known), 2)
 
     @property
     def flag(self) -> str | None:

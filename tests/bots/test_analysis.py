@@ -216,8 +216,10 @@ def test_a_whole_match_is_analysed_decision_by_decision_the_same_each_time():
     assert decisions == analyse(5, rules, moves, samples=20)
     for d in decisions:
         assert d.chosen == moves[d.index][1] and d.seat == moves[d.index][0]
-        assert d.loss == max(o.known for o in d.options) - next(
-            o.known for o in d.options if o.action == d.chosen
+        assert d.loss == round(
+            max(o.known for o in d.options)
+            - next(o.known for o in d.options if o.action == d.chosen),
+            2,
         )
 
 

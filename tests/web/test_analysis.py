@@ -3,13 +3,17 @@ the replay and linked from the end screen; never reachable before the match is o
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import get_resolver
 
 from games import services
+from games.bots.analysis import Decision, Option, flag_of
 from games.models import Match, MatchAnalysis, MatchStatus
+from games.presentation.review import points
 from tests.matches import play_to_the_end, start
 from tests.tasks import queued, run_due_tasks
 from tests.web.test_consumers import board, socket
@@ -165,3 +169,16 @@ def test_matches_finished_before_the_analysis_existed_can_be_queued(alice, bob):
     assert Match.objects.get(pk=match.pk).analysed_at is not None
     call_command("analyse_matches", verbosity=0)
     assert queued("match_analyse") == []
+
+
+def test_a_loss_is_graded_as_the_page_shows_it():
+    rng = random.Random(38)
+    for _ in range(2000):
+        best, chosen = rng.uniform(-2, 2), rng.uniform(-2, 2)
+        options = (Option("order_up", max(best, chosen), 0), Option("pass", min(best, chosen), 0))
+        decision = Decision(0, 0, 0, "pass", options)
+        shown = float(points(decision.loss).lstrip("+").replace("−", "-"))
+        flagged = flag_of(shown)
+        assert decision.flag == (flagged[0] if flagged else None), (decision.loss, shown)
+    near = Decision(0, 0, 0, "pass", (Option("order_up", 1.0, 0), Option("pass", 0.403, 0)))
+    assert points(near.loss) == "+0.60" and near.flag == "mistake"
