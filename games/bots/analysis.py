@@ -27,6 +27,11 @@ from games.engine.view import view_for
 from . import hard
 from .solver import Solver
 
+# The analysis's own version, stored with each: raised when a fix changes what it stores, so
+# that the analyses made before it are made again (``manage.py analyse_matches``). 2: a
+# pass-out is worth 0, a dealer who showed out of the upcard's suit discarded it, and a loss
+# is graded to the hundredth.
+VERSION = 2
 SAMPLES = 300  # opponent hands per decision, when there are more than this many
 # The work of one match's analysis is bounded: opponent hands searched in all, at most (a
 # match of more than 120 decisions has fewer a decision, never under MIN_SAMPLES; with the
@@ -181,6 +186,7 @@ def analyse(
 def as_json(decisions: list[Decision]) -> dict:
     """The analysis as it is stored: the decisions and each seat's figures."""
     return {
+        "version": VERSION,
         "decisions": [
             {**asdict(d), "loss": round(d.loss, 4), "flag": d.flag, "best": round(d.best, 4)}
             for d in decisions

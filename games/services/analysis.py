@@ -13,33 +13,49 @@ from ..models import Match, MatchAnalysis, MatchStatus
 from . import events
 
 
+def current(result: dict) -> bool:
+    """Whether a stored analysis was made by this version of it (before versions: 1)."""
+    return result.get("version", 1) >= analysis.VERSION
+
+
 def match_analyse(*, match_id: int, samples: int | None = None) -> bool:
     """Analyse the finished match ``match_id`` and store it; False if there is nothing to do
-    (no such match, not finished, or analysed already). The search runs outside any
-    transaction: it takes seconds, and the match no longer changes."""
+    (no such match, not finished, or analysed already by this version of the analysis: an
+    older one is replaced). The search runs outside any transaction: it takes seconds, and
+    the match no longer changes."""
     match = Match.objects.filter(pk=match_id, status=MatchStatus.FINISHED).first()
-    if match is None or MatchAnalysis.objects.filter(match_id=match_id).exists():
+    stored = MatchAnalysis.objects.filter(match_id=match_id).values_list("result", flat=True)
+    if match is None or any(current(result) for result in stored):
         return False
     samples = samples or settings.ANALYSIS_SAMPLES
     moves = list(match.moves.order_by("seq").values_list("seat", "action"))
-    decisions = analysis.analyse(int(match.seed), match.rules, moves, samples=samples)
+    result = analysis.as_json(analysis.analyse(int(match.seed), match.rules, moves, samples))
     with transaction.atomic():
-        _, created = MatchAnalysis.objects.get_or_create(
-            match_id=match_id, defaults={"samples": samples, "result": analysis.as_json(decisions)}
+        row, created = MatchAnalysis.objects.select_for_update().get_or_create(
+            match_id=match_id, defaults={"samples": samples, "result": result}
         )
-        if created:
-            Match.objects.filter(pk=match_id).update(analysed_at=timezone.now())
-            # No new version: nothing in the match changed, and a rematch offer's lapse is
-            # keyed by it. The pages re-render their boards, which now link to the analysis.
-            events.send_event_on_commit(match_id)
-    return created
+        if not created:
+            if current(row.result):
+                return False  # another worker made it meanwhile
+            row.samples, row.result = samples, result
+            row.save(update_fields=["samples", "result"])
+        Match.objects.filter(pk=match_id).update(analysed_at=timezone.now())
+        # No new version: nothing in the match changed, and a rematch offer's lapse is
+        # keyed by it. The pages re-render their boards, which now link to the analysis.
+        events.send_event_on_commit(match_id)
+    return True
 
 
 def analyses_queue() -> int:
     """Queue the analysis of every finished match without one (matches that ended before it
-    existed); returns how many. Each task skips a match analysed meanwhile."""
-    missing = Match.objects.filter(status=MatchStatus.FINISHED, analysed_at=None)
-    pks = list(missing.values_list("pk", flat=True))
+    existed) or with one an older version of it made; returns how many. Each task skips a
+    match analysed meanwhile. A match keeps its old analysis until the new one is stored."""
+    finished = Match.objects.filter(status=MatchStatus.FINISHED)
+    missing = finished.filter(analysed_at=None).values_list("pk", flat=True)
+    made = MatchAnalysis.objects.filter(match__status=MatchStatus.FINISHED)
+    versions = made.values_list("match_id", "result__version")
+    old = [pk for pk, version in versions if (version or 1) < analysis.VERSION]
+    pks = sorted({*missing, *old})
     with transaction.atomic():
         for pk in pks:
             tasks.schedule_analysis(pk)

@@ -3,6 +3,7 @@ the replay and linked from the end screen; never reachable before the match is o
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -169,6 +170,30 @@ def test_matches_finished_before_the_analysis_existed_can_be_queued(alice, bob):
     assert Match.objects.get(pk=match.pk).analysed_at is not None
     call_command("analyse_matches", verbosity=0)
     assert queued("match_analyse") == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_analysis_an_older_version_made_is_made_again(alice, bob):
+    from django.core.management import call_command
+
+    from games.bots import analysis
+
+    match = finished(alice, bob)
+    run_due_tasks()
+    row = MatchAnalysis.objects.get(match=match)
+    assert row.result["version"] == analysis.VERSION
+    call_command("analyse_matches", verbosity=0)
+    assert queued("match_analyse") == []  # up to date: nothing to do
+    old = copy.deepcopy(row.result)
+    del old["version"]  # as stored before versions
+    old["decisions"][0]["flag"] = "stale"
+    MatchAnalysis.objects.filter(pk=row.pk).update(result=old)
+    call_command("analyse_matches", verbosity=0)
+    assert queued("match_analyse") == [(match.pk,)]
+    run_due_tasks()
+    again = MatchAnalysis.objects.get(match=match)
+    assert again.pk == row.pk and again.result == row.result  # made afresh, the same again
+    assert services.match_analyse(match_id=match.pk) is False
 
 
 def test_a_loss_is_graded_as_the_page_shows_it():
