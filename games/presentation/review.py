@@ -54,7 +54,7 @@ def _decision(d: dict, names: list[str]) -> dict:
     ]
     flag = d["flag"]
     return {
-        "step": d["index"] + 1,
+        "step": d["index"],  # the position the decision was made in
         "hand": d["hand"] + 1,
         "player": names[d["seat"]],
         "move": move_words(names[d["seat"]], d["chosen"]),
@@ -66,14 +66,16 @@ def _decision(d: dict, names: list[str]) -> dict:
     }
 
 
-def analysis_context(stored: dict | None, step: int, names: list[str]) -> dict:
-    """The analysis at ``step`` of the replay (the decision that led to it), the key moments
-    and each player's figures; ``pending`` while the worker has not stored it yet (``stored``:
-    ``selectors.match_analysis``, None then)."""
+def analysis_context(stored: dict | None, step: int, names: list[str], steps: int) -> dict:
+    """The analysis at ``step`` of the replay: the decision made there (the move from the
+    position shown, with the cards still in hand and the trick still open), the key moments
+    (each a link to its own position) and each player's figures; ``pending`` while the worker
+    has not stored it yet (``stored``: ``selectors.match_analysis``, None then). ``steps``:
+    the match's moves (at the last step, no move is left to weigh)."""
     if stored is None:
         return {"pending": True}
     decisions = stored["decisions"]
-    here = next((d for d in decisions if d["index"] == step - 1), None)
+    here = next((d for d in decisions if d["index"] == step), None)
     flagged = sorted((d for d in decisions if d["flag"]), key=lambda d: (-d["loss"], d["index"]))
     figures = []
     for seat, a in enumerate(stored["accuracy"]):
@@ -89,7 +91,7 @@ def analysis_context(stored: dict | None, step: int, names: list[str]) -> dict:
     return {
         "pending": False,
         "here": _decision(here, names) if here else None,
-        "forced": step > 0 and here is None,
+        "forced": step < steps and here is None,
         "moments": [_decision(d, names) for d in flagged[:KEY_MOMENTS]],
         "figures": figures,
     }

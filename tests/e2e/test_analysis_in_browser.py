@@ -23,8 +23,8 @@ def test_the_replay_shows_the_analysis_after_the_worker_has_run(
     page.wait_for_selector("[data-analysis]")
     assert MatchAnalysis.objects.filter(match=match).exists()
     assert page.locator("[data-accuracy] tbody tr").count() == 2
-    page.click("[data-nav=next]")
-    page.wait_for_selector("#replay[data-step='1'] [data-analysis-options] [data-chosen]")
+    # The first bid weighed at its own position, before it was made (step 0).
+    page.wait_for_selector("#replay[data-step='0'] [data-analysis-options] [data-chosen]")
     moments = page.locator("[data-key-moments] a")
     if moments.count():
         # The moment's step, so the wait below is for the page its click brings, not the one

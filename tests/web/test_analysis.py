@@ -59,7 +59,8 @@ def test_the_replay_shows_the_analysis_beside_each_step_with_key_moments(alice, 
     stored = MatchAnalysis.objects.get(match=match).result
     first = stored["decisions"][0]
     for viewer in (alice, carol):  # a player, and a spectator
-        page = client_for(viewer).get(f"{replay}?step={first['index'] + 1}&analysis=1")
+        # The decision at its own position: the step before its move.
+        page = client_for(viewer).get(f"{replay}?step={first['index']}&analysis=1")
         html = page.content.decode()
         assert page.status_code == 200
         assert "data-analysis-options" in html and "data-accuracy" in html
@@ -70,7 +71,7 @@ def test_the_replay_shows_the_analysis_beside_each_step_with_key_moments(alice, 
     flagged = [d for d in stored["decisions"] if d["flag"]]
     if flagged:
         worst = max(flagged, key=lambda d: d["loss"])
-        assert f"?step={worst['index'] + 1}&amp;analysis=1" in html
+        assert f"?step={worst['index']}&amp;analysis=1" in html
 
 
 @pytest.mark.django_db(transaction=True)

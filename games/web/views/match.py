@@ -223,7 +223,9 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     context = replay_context(match, selectors.match_moves(match=match), step)
     if request.GET.get("analysis") == "1":  # the "Analysis" toggle is on
         stored = selectors.match_analysis(match=match)
-        context["analysis"] = review.analysis_context(stored, context["step"], context["names"])
+        context["analysis"] = review.analysis_context(
+            stored, context["step"], context["names"], context["steps"]
+        )
         context["keep"] = "&analysis=1"
     if request.htmx:
         return render(request, "replay.html#replay", context)
