@@ -64,6 +64,7 @@ def test_the_replay_shows_the_analysis_beside_each_step_with_key_moments(alice, 
         html = page.content.decode()
         assert page.status_code == 200
         assert "data-analysis-options" in html and "data-accuracy" in html
+        assert "grade a choice by what the player knew then" in html  # what flags rest on
         assert html.count("<tr data-chosen>") == 1
         assert 'data-analysis-toggle href="?step=' in html
     plain = client_for(alice).get(replay).content.decode()
