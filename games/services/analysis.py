@@ -24,8 +24,9 @@ def match_analyse(*, match_id: int, samples: int | None = None) -> bool:
     older one is replaced). The search runs outside any transaction: it takes seconds, and
     the match no longer changes."""
     match = Match.objects.filter(pk=match_id, status=MatchStatus.FINISHED).first()
-    stored = MatchAnalysis.objects.filter(match_id=match_id).values_list("result", flat=True)
-    if match is None or any(current(result) for result in stored):
+    stored = MatchAnalysis.objects.filter(match_id=match_id)
+    versions = stored.values_list("result__version", flat=True)  # not the whole analysis
+    if match is None or any((version or 1) >= analysis.VERSION for version in versions):
         return False
     samples = samples or settings.ANALYSIS_SAMPLES
     moves = list(match.moves.order_by("seq").values_list("seat", "action"))
