@@ -5,6 +5,11 @@ same deal seed twice with the seats swapped, so luck of the cards cancels out as
 Each decision is made from the acting seat's view (``view_for``), as on the site.
 
     python bench/bots.py [--matches 200] [--seed 1] [--pairs medium:easy,hard:medium,hard:easy]
+                         [--workers 2]
+
+``hard-points`` is the hard computer choosing by a hand's points even near the target (as it
+did before it played for the match): ``--pairs hard:hard-points --matches 1000`` measures what
+playing for the match is worth.
 
 Prints, per pair, the first strength's wins with a 95% (Wilson) confidence interval, then the
 hard bot's time per decision: median, p95 and max, over every decision and over the real ones
@@ -14,8 +19,10 @@ hard bot's time per decision: median, p95 and max, over every decision and over 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import math
+import multiprocessing
 import random
 import statistics
 import sys
@@ -24,10 +31,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import choose  # noqa: E402
+from games.bots import BOTS, hard  # noqa: E402
 from games.engine import Action, Rules, apply, new_match, view_for  # noqa: E402
 
-GOALS = {("medium", "easy"): 0.90, ("hard", "medium"): 0.65}
+PLAYERS = {**BOTS, "hard-points": functools.partial(hard.choose, for_match=False)}
+GOALS = {("medium", "easy"): 0.90, ("hard", "medium"): 0.65, ("hard", "hard-points"): 0.52}
 
 
 def deal_seed(seed: int, twin: int) -> int:
@@ -42,8 +50,8 @@ def play(seats: tuple[str, str], seed: int, rng: random.Random, clock: list) -> 
         seat = state.turn
         view = view_for(state, seat)
         start = time.perf_counter()
-        act = choose(seats[seat], view, rng)
-        if seats[seat] == "hard":
+        act = PLAYERS[seats[seat]](view, rng)
+        if seats[seat].startswith("hard"):
             clock.append((time.perf_counter() - start, len(view.legal_actions)))
         state = apply(state, Action.parse(seat, act))
     return state.winner
@@ -63,35 +71,48 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def twin(pair: tuple[str, str], seed: int, index: int) -> tuple[int, list]:
+    """One deal played twice, the seats swapped: the first strength's wins, and the clock."""
+    first, second = pair
+    rng = random.Random(f"{seed}:{index}")
+    clock: list[tuple[float, int]] = []
+    deal = deal_seed(seed, index)
+    wins = play((first, second), deal, rng, clock) == 0
+    wins += play((second, first), deal, rng, clock) == 1
+    return wins, clock
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200, help="per pair (rounded up to even)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pairs", default="medium:easy,hard:medium,hard:easy")
+    parser.add_argument("--workers", type=int, default=1, help="processes (the twins split)")
     args = parser.parse_args()
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
     twins = (args.matches + 1) // 2
     clock: list[tuple[float, int]] = []
-    print(f"{'pair':<16} {'matches':>7} {'wins':>6} {'win rate':>9} {'95% CI':>15}  goal")
-    for first, second in pairs:
-        rng = random.Random(args.seed)
-        wins = 0
-        started = time.perf_counter()
-        for twin in range(twins):
-            seed = deal_seed(args.seed, twin)
-            wins += play((first, second), seed, rng, clock) == 0
-            wins += play((second, first), seed, rng, clock) == 1
-        n = 2 * twins
-        low, high = wilson(wins, n)
-        goal = GOALS.get((first, second))
-        verdict = ""
-        if goal is not None:
-            verdict = f">= {goal:.0%} {'met' if low >= goal else 'NOT met (CI)'}"
-        print(
-            f"{first + ' v ' + second:<16} {n:>7} {wins:>6} {wins / n:>9.1%} "
-            f"{f'{low:.1%}-{high:.1%}':>15}  {verdict}"
-            f"   ({time.perf_counter() - started:.0f} s)"
-        )
+    print(f"{'pair':<22} {'matches':>7} {'wins':>6} {'win rate':>9} {'95% CI':>15}  goal")
+    with multiprocessing.Pool(args.workers) as pool:
+        for first, second in pairs:
+            started = time.perf_counter()
+            work = functools.partial(twin, (first, second), args.seed)
+            wins = 0
+            for won, times in pool.imap(work, range(twins), chunksize=4):
+                wins += won
+                clock += times
+            n = 2 * twins
+            low, high = wilson(wins, n)
+            goal = GOALS.get((first, second))
+            verdict = ""
+            if goal is not None:
+                verdict = f">= {goal:.0%} {'met' if low >= goal else 'NOT met (CI)'}"
+            print(
+                f"{first + ' v ' + second:<22} {n:>7} {wins:>6} {wins / n:>9.1%} "
+                f"{f'{low:.1%}-{high:.1%}':>15}  {verdict}"
+                f"   ({time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
     if clock:
         every = [t * 1000 for t, _ in clock]
         real = [t * 1000 for t, choices in clock if choices > 1]

@@ -2,9 +2,14 @@
 
 Deal the opponent many hands consistent with everything this seat has seen (``seen``), solve
 each deal exactly to the end of the hand (``solver``), and take the action with the best average
-outcome in points. Bidding is searched the same way: each call is followed to the trump suit it
-leads to, with the opponent's later bids and discard modelled by the medium bot's rules of
-thumb applied to the sampled hand, and the hand that follows solved exactly.
+outcome. Bidding is searched the same way: each call is followed to the trump suit it leads
+to, with the opponent's later bids and discard modelled by the medium bot's rules of thumb
+applied to the sampled hand, and the hand that follows solved exactly.
+
+An outcome is worth its points (this seat's less its opponent's) until the hand can end the
+match; from then on it is worth the chance to win the match it leaves (``chances``): at 9-8 a
+march wins no more than a make, and a euchre that hands the opponent the match is worse than
+its two points.
 """
 
 from __future__ import annotations
@@ -16,26 +21,42 @@ from games.engine.cards import CODES, EFFECTIVE_SUIT, POWER, cards_in
 from games.engine.rules import dealer_stuck
 from games.engine.view import View
 
-from . import medium
+from . import chances, medium
 from .seen import SUITS, Seen, card, seen_from, suit_index
 from .solver import Solver
 
 PLAY_SAMPLES = 60
 BID_SAMPLES = 40
 
+Worth = Callable[[int], float]  # a hand's points for this seat, as what the search maximises
+
+
+def points(value: int) -> int:
+    """The worth of an outcome while the match is not at stake: its points."""
+    return value
+
 
 class Table:
-    """One decision's deals and solvers: the points ``seat`` scores in each sampled deal for a
-    given trump, maker and take-up, from the first lead to the end of the hand."""
+    """One decision's deals and solvers: what the outcome for ``seat`` is worth in each sampled
+    deal for a given trump, maker and take-up, from the first lead to the end of the hand.
+    Tables that share ``solvers`` share the solved positions (the same deals, another worth)."""
 
-    def __init__(self, view: View, seen: Seen, opponent_hands: list[int]):
+    def __init__(
+        self,
+        view: View,
+        seen: Seen,
+        opponent_hands: list[int],
+        worth: Worth = points,
+        solvers: dict | None = None,
+    ):
         self.view = view
         self.seen = seen
         self.seat = seen.seat
         self.dealer = view.dealer
         self.upcard = seen.upcard
         self.deals = opponent_hands
-        self.solvers: dict[tuple[int, int], Solver] = {}
+        self.worth = worth
+        self.solvers: dict[tuple[int, int], Solver] = {} if solvers is None else solvers
 
     def solver(self, trump: int, maker: int) -> Solver:
         key = (trump, maker)
@@ -50,8 +71,8 @@ class Table:
         maker: int,
         take_up: bool = False,
         mine: int | None = None,
-    ) -> int:
-        """Points for this seat (the opponent's points count against) in one deal."""
+    ) -> float:
+        """The worth of this seat's points (less the opponent's) in one deal."""
         mine = self.seen.hand if mine is None else mine
         hands = [0, 0]
         hands[self.seat] = mine
@@ -60,26 +81,34 @@ class Table:
             taken = hands[self.dealer] | 1 << self.upcard
             hands[self.dealer] = taken ^ 1 << medium.discard_choice(taken, trump)
         points = self.solver(trump, maker).maker_points(tuple(hands), self.dealer ^ 1, None, 0)
-        return points if maker == self.seat else -points
+        return self.worth(points if maker == self.seat else -points)
 
-    def average(self, outcome: Callable[[int], int]) -> float:
+    def average(self, outcome: Callable[[int], float]) -> float:
         return sum(outcome(opp) for opp in self.deals) / len(self.deals)
 
 
-def choose(view: View, rng: random.Random) -> str:
+def worth_for(view: View) -> Worth:
+    """Points, or the chance to win the match once this hand can end it."""
+    return chances.worth(view) if chances.near_the_end(view) else points
+
+
+def choose(view: View, rng: random.Random, for_match: bool = True) -> str:
+    """The action with the best average worth; ``for_match`` False: by points alone, even
+    near the target (the computer before it played for the match, kept to measure against)."""
     legal = view.legal_actions
     if len(legal) == 1:
         return legal[0]
     seen = seen_from(view)
+    worth = worth_for(view) if for_match else points
     if view.phase == "play":
-        totals = _play_totals(view, seen, seen.opponent_hands(rng, PLAY_SAMPLES))
+        totals = _play_totals(view, seen, seen.opponent_hands(rng, PLAY_SAMPLES), worth, {})
         best = max(totals.values())
         tied = [c for c, total in totals.items() if total == best]
         # Points are coarse, so several cards often tie: among them play as a good player would.
         lead = card(view.trick[0][1]) if view.trick else None
         preferred = medium.play_choice(seen.hand, tied, seen.trump, lead, view.maker == seen.seat)
         return f"play:{CODES[preferred]}"
-    scores = _bids(view, Table(view, seen, seen.opponent_hands(rng, BID_SAMPLES)))
+    scores = _bids(view, Table(view, seen, seen.opponent_hands(rng, BID_SAMPLES), worth))
     best = max(scores.values())
     for act in legal:  # the legal order puts "pass" first: on a tie, do not bid
         if scores[act] == best:
@@ -88,28 +117,47 @@ def choose(view: View, rng: random.Random) -> str:
 
 
 def values(view: View, rng: random.Random, samples: int) -> dict[str, float]:
-    """What every legal action is worth to this seat, from its view alone: the points of the
-    hand it scores less those the opponent scores, averaged over up to ``samples`` opponent
-    hands consistent with what it has seen (all of them when there are no more). The same
-    search as ``choose``, with the budget the caller gives (the match analysis)."""
+    """What every legal action is worth to this seat in points, from its view alone: the
+    points of the hand it scores less those the opponent scores, averaged over up to
+    ``samples`` opponent hands (``values_by``)."""
+    return values_by(view, rng, samples, (points,))[0]
+
+
+def values_by(
+    view: View, rng: random.Random, samples: int, worths: tuple[Worth, ...]
+) -> list[dict[str, float]]:
+    """What every legal action is worth to this seat, from its view alone, once for each of
+    ``worths`` (points: the points of the hand it scores less those the opponent scores):
+    averaged over the same ``samples`` opponent hands consistent with what it has seen (all of
+    them when there are no more). The same search as ``choose``, with the budget the caller
+    gives (the match analysis); the worths after the first reuse its solved positions."""
     seen = seen_from(view)
     deals = seen.opponent_hands(rng, samples)
-    if view.phase == "play":
-        totals = _play_totals(view, seen, deals)
-        return {f"play:{CODES[c]}": total / len(deals) for c, total in totals.items()}
-    return _bids(view, Table(view, seen, deals))
+    solvers: dict = {}
+    found = []
+    for worth in worths:
+        if view.phase == "play":
+            totals = _play_totals(view, seen, deals, worth, solvers)
+            found.append({f"play:{CODES[c]}": total / len(deals) for c, total in totals.items()})
+        else:
+            found.append(_bids(view, Table(view, seen, deals, worth, solvers)))
+    return found
 
 
-def _play_totals(view: View, seen: Seen, deals: list[int]) -> dict[int, int]:
-    """Each legal card's points for this seat, summed over the opponent hands ``deals``."""
+def _play_totals(
+    view: View, seen: Seen, deals: list[int], worth: Worth, solvers: dict
+) -> dict[int, float]:
+    """Each legal card's worth for this seat, summed over the opponent hands ``deals``."""
     seat = seen.seat
     trump = seen.trump
     maker = view.maker
-    solver = Solver(trump, maker)
+    if (trump, maker) not in solvers:
+        solvers[trump, maker] = Solver(trump, maker)
+    solver = solvers[trump, maker]
     lead = card(view.trick[0][1]) if view.trick else None
     made = view.tricks_won[maker]
     cards = [card(a.split(":")[1]) for a in view.legal_actions]
-    totals = dict.fromkeys(cards, 0)
+    totals = dict.fromkeys(cards, 0.0)
     for opponent in deals:
         for c in cards:
             mine = seen.hand ^ 1 << c
@@ -120,7 +168,7 @@ def _play_totals(view: View, seen: Seen, deals: list[int]) -> dict[int, int]:
                 power = POWER[trump][EFFECTIVE_SUIT[trump][lead]]
                 winner = seat if power[c] > power[lead] else seat ^ 1
                 points = solver.maker_points(hands, winner, None, made + (winner == maker))
-            totals[c] += points if seat == maker else -points
+            totals[c] += worth(points if seat == maker else -points)
     return totals
 
 
@@ -150,7 +198,7 @@ def _bids(view: View, table: Table) -> dict[str, float]:
     if phase == "name_joker":
         for s in range(4):
 
-            def named(o: int, s: int = s) -> int:
+            def named(o: int, s: int = s) -> float:
                 if medium.wants_to_order(o, s):
                     return value(o, s, opp, take_up=True)
                 return value(o, s, seat, take_up=True)
@@ -175,7 +223,7 @@ def _bids(view: View, table: Table) -> dict[str, float]:
         rest = [o for o, s in named.items() if s is None]
         options = {f"name:{SUITS[s]}": _naming(table, s) for s in names}
         if not stick:
-            options["pass"] = lambda o: 0  # passed out: no points
+            options["pass"] = lambda o: table.worth(0)  # passed out: no points
         total += _best_of(options, rest)
         scores["pass"] = total / len(table.deals)
         return scores
@@ -186,35 +234,35 @@ def _bids(view: View, table: Table) -> dict[str, float]:
         if seat != view.dealer:
             scores["pass"] = average(_dealer_names(table, up, stick))
         else:
-            scores["pass"] = 0.0  # the hand is passed out
+            scores["pass"] = table.worth(0)  # the hand is passed out
     return scores
 
 
-def _naming(table: Table, suit: int) -> Callable[[int], int]:
+def _naming(table: Table, suit: int) -> Callable[[int], float]:
     return lambda o: table.value(o, suit, table.seat)
 
 
-def _dealer_names(table: Table, up: int, stick: bool) -> Callable[[int], int]:
+def _dealer_names(table: Table, up: int, stick: bool) -> Callable[[int], float]:
     """This seat passed in round two as the non-dealer: the opponent (the dealer) names a
     suit by the rules of thumb, or passes the hand out (never with stick the dealer)."""
 
-    def outcome(opponent: int) -> int:
+    def outcome(opponent: int) -> float:
         suit = medium.wants_to_name(opponent, up, must=stick)
-        return 0 if suit is None else table.value(opponent, suit, table.seat ^ 1)
+        return table.worth(0) if suit is None else table.value(opponent, suit, table.seat ^ 1)
 
     return outcome
 
 
 def _round_two_elder(
     table: Table, names: list[int], stick: bool, up: int
-) -> dict[str, Callable[[int], int]]:
+) -> dict[str, Callable[[int], float]]:
     """This seat's round-two options when it names first; passing leaves it to the dealer."""
     options = {f"name:{SUITS[s]}": _naming(table, s) for s in names}
     options["pass"] = _dealer_names(table, up, stick)
     return options
 
 
-def _best_of(options: dict[str, Callable[[int], int]], deals: list[int]) -> float:
+def _best_of(options: dict[str, Callable[[int], float]], deals: list[int]) -> float:
     """The total of the one option that does best over ``deals``: a later decision is made
     without seeing the opponent's cards, so it cannot be chosen deal by deal."""
     if not deals:

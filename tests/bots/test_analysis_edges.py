@@ -85,7 +85,7 @@ def test_the_hard_computer_and_the_hints_search_hands_the_dealer_may_hold():
     size = len(state.hand_cards(elder ^ 1))
     possible = [sum(1 << c for c in pick) for pick in itertools.combinations(pool, size)]
     assert state.hands[elder ^ 1] in possible
-    totals = hard._play_totals(view, seen_from(view), possible)
+    totals = hard._play_totals(view, seen_from(view), possible, hard.points, {})
     exact = {f"play:{CODES[c]}": total / len(possible) for c, total in totals.items()}
     # Few enough to search them all: the hard computer's values are exactly those.
     assert hard.values(view, random.Random(1), 10_000) == exact
