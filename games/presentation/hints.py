@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from ..bots.hint import Hint
 from .cards import SUIT_NAMES, Card
-from .review import option_words
+from .controls import control
 
 
 def hint_words(found: Hint) -> tuple[str, str]:
@@ -42,3 +42,13 @@ def action_words(text: str) -> str:
     if kind == "play":
         return _("Play %(card)s") % {"card": Card(arg).name}
     return option_words(text)
+
+
+def option_words(text: str) -> str:
+    """One option as the buttons say it: "Order it up", "Name hearts", "ten of hearts"."""
+    kind, _sep, arg = text.partition(":")
+    if kind == "play":
+        return Card(arg).name
+    if kind == "discard":
+        return _("Discard %(card)s") % {"card": Card(arg).name}
+    return control(text).label

@@ -30,7 +30,9 @@ def match_analyse(*, match_id: int, samples: int | None = None) -> bool:
         return False
     samples = samples or settings.ANALYSIS_SAMPLES
     moves = list(match.moves.order_by("seq").values_list("seat", "action"))
-    result = analysis.as_json(analysis.analyse(int(match.seed), match.rules, moves, samples))
+    seed, rules = int(match.seed), match.rules
+    decisions = analysis.analyse(seed, rules, moves, samples)
+    result = analysis.as_json(decisions, analysis.hand_starts(seed, rules, moves))
     with transaction.atomic():
         row, created = MatchAnalysis.objects.select_for_update().get_or_create(
             match_id=match_id, defaults={"samples": samples, "result": result}

@@ -127,7 +127,9 @@ def test_known_values_of_small_positions_equal_brute_force_over_every_consistent
     for state in late_positions(rules, cards_left=cards_left, count=6, seed=cards_left):
         seat = state.turn
         hands = list(consistent_hands(state, seat))
-        decision = decide(state, "", 0, random.Random(1), samples=len(hands), solvers={})
+        decision = decide(
+            state, str(legal_actions(state)[0]), 0, random.Random(1), samples=len(hands), solvers={}
+        )
         for option in decision.options:
             act = Action.parse(seat, option.action)
             outcomes = [
@@ -245,13 +247,13 @@ def test_a_marathon_is_analysed_whole_within_the_analysis_budget(monkeypatch):
         state = apply(state, act)
     assert STUCK_FROM_DEAL <= len(state.results) <= STUCK_FROM_DEAL - 1 + 19
     searched = []
-    values = hard.values
+    values = hard.values_by
 
-    def counted(view, rng, samples):
+    def counted(view, rng, samples, worths):
         searched.append(samples)
-        return values(view, rng, samples)
+        return values(view, rng, samples, worths)
 
-    monkeypatch.setattr(hard, "values", counted)
+    monkeypatch.setattr(hard, "values_by", counted)
     monkeypatch.setattr(analysis, "WORK", 600)
     monkeypatch.setattr(analysis, "MIN_SAMPLES", 2)
     decisions = analyse(7, Rules(), moves, samples=8)

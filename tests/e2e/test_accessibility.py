@@ -99,6 +99,10 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
     while not MatchAnalysis.objects.filter(match=over).exists():  # the worker's, queued at the end
         assert time.monotonic() < deadline, "the worker did not analyse the match in a minute"
         time.sleep(0.2)
+    decisions = MatchAnalysis.objects.get(match=over).result["decisions"]
+    flagged = next(d["index"] for d in decisions if d["flag"] and d["lines"])
+    # A key moment: its reason, its best lines and the graph of the chances.
+    as_alice["replay at a key moment"] = f"/matches/{over.pk}/replay?step={flagged}&analysis=1"
     audited, by_impact, serious, found = 0, Counter(), [], []
     for code in LANGUAGES:
         cookie = {"name": settings.LANGUAGE_COOKIE_NAME, "value": code}

@@ -4,16 +4,23 @@ the replay and linked from the end screen; never reachable before the match is o
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
+import re
 
 import pytest
 from channels.db import database_sync_to_async
+from django.conf import settings
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import get_resolver
 
 from games import services
+from games.bots import analysis
 from games.bots.analysis import Decision, Option, flag_of
+from games.engine import Rules, apply, legal_actions, new_match
 from games.models import Match, MatchAnalysis, MatchStatus
+from games.presentation import review
 from games.presentation.review import points
 from tests.matches import play_to_the_end, start
 from tests.tasks import queued, run_due_tasks
@@ -71,7 +78,8 @@ def test_the_replay_shows_the_analysis_beside_each_step_with_key_moments(alice, 
     assert "data-analysis-options" not in plain and "data-analysis-toggle" in plain
     flagged = [d for d in stored["decisions"] if d["flag"]]
     if flagged:
-        worst = max(flagged, key=lambda d: d["loss"])
+        ranks = ["inaccuracy", "mistake", "blunder"]  # the worst flag, the most chance lost
+        worst = max(flagged, key=lambda d: (ranks.index(d["flag"]), d["chance_loss"], d["loss"]))
         assert f"?step={worst['index']}&amp;analysis=1" in html
 
 
@@ -209,3 +217,116 @@ def test_a_loss_is_graded_as_the_page_shows_it():
         assert decision.flag == (flagged[0] if flagged else None), (decision.loss, shown)
     near = Decision(0, 0, 0, "pass", (Option("order_up", 1.0, 0), Option("pass", 0.403, 0)))
     assert points(near.loss) == "+0.60" and near.flag == "mistake"
+
+
+def _shown_flag(html: str) -> str | None:
+    """The flag of the decision the page shows (its data-flag), None if it shows none."""
+    move = re.search(r"<p data-analysis-move([^>]*)>", html)
+    assert move, "the page shows the decision made at this step"
+    flag = re.search(r'data-flag="(\w+)"', move.group(1))
+    return flag.group(1) if flag else None
+
+
+def _recomputed(d: dict) -> tuple[str | None, str]:
+    """The flag and loss words a decision earns, from its stored values alone: the loss in
+    points to the hundredth, or near the end the two chances to the whole hundredth."""
+    chosen = next(o for o in d["options"] if o["action"] == d["chosen"])
+    if d["graded"] == "chances":
+        best = max(round(100 * o["known_chance"]) for o in d["options"])
+        mine = round(100 * chosen["known_chance"])
+        flagged = flag_of((best - mine) / 100, "chances")
+        return flagged and flagged[0], f"chance to win {mine}% instead of {best}%"
+    loss = round(max(o["known"] for o in d["options"]) - chosen["known"], 2)
+    flagged = flag_of(loss)
+    return flagged and flagged[0], f"{loss:.2f} points lost"
+
+
+def _analysed(seed: int, rules: Rules) -> tuple[dict, int]:
+    """A match of random moves, analysed as the worker does it (with the tests' samples)."""
+    rng = random.Random(seed)
+    state = new_match(seed, rules)
+    moves = []
+    while not state.is_over:
+        act = rng.choice(legal_actions(state))
+        moves.append((act.seat, str(act)))
+        state = apply(state, act)
+    decisions = analysis.analyse(seed, rules, moves, settings.ANALYSIS_SAMPLES)
+    return analysis.as_json(decisions, analysis.hand_starts(seed, rules, moves)), len(moves)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_flag_on_the_page_is_the_one_its_stored_values_earn_over_20_matches(alice, bob):
+    """The replay's analysis panel at every decision of 20 matches (the panel as the page
+    renders it; the whole page itself for two of them)."""
+    client = client_for(alice)
+    by = {"points": 0, "chances": 0}
+    flags = 0
+    for seed in range(20):
+        target = 3 if seed % 2 else 5
+        if seed % 10 == 0:  # a match played on the site and analysed by the worker
+            match = play_to_the_end(start(alice, bob, target=target, rated=False), seed=seed)
+            run_due_tasks()
+            stored = MatchAnalysis.objects.get(match=match).result
+        else:  # the same analysis, made here
+            stored, steps = _analysed(seed, Rules(target=target))
+        for d in stored["decisions"]:
+            if seed % 10 == 0:
+                html = client.get(f"/matches/{match.pk}/replay?step={d['index']}&analysis=1")
+                html = html.content.decode()
+            else:
+                a = review.analysis_context(stored, d["index"], ["alice", "bob"], steps, 0)
+                html = render_to_string("partials/analysis.html", {"a": a})
+            flag, words = _recomputed(d)
+            if d["graded"] == "chances":  # the score the hand began with, as the page says
+                began = next(h for h in stored["hands"] if h["hand"] == d["hand"])
+                mine, theirs = began["scores"][d["seat"]], began["scores"][d["seat"] ^ 1]
+                assert f"At {mine}–{theirs} this hand can end the match" in html
+            assert _shown_flag(html) == flag == d["flag"], (seed, d["index"])
+            if flag:
+                move = html[html.index("<p data-analysis-move") :]
+                assert words in move[: move.index("</p>")], (seed, d["index"], words)
+                flags += 1
+            by[d["graded"]] += 1
+    # Random play to 3 and 5: many flags, graded both ways.
+    assert flags >= 100 and min(by.values()) >= 100, (flags, by)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_flagged_decision_shows_its_reason_its_best_lines_and_the_chances_graph(alice, bob):
+    match = play_to_the_end(start(alice, bob, target=5, rated=False), seed=4)
+    run_due_tasks()
+    stored = MatchAnalysis.objects.get(match=match).result
+    d = next(d for d in stored["decisions"] if d["flag"] and d["graded"] == "points")
+    html = client_for(alice).get(f"/matches/{match.pk}/replay?step={d['index']}&analysis=1")
+    html = html.content.decode()
+    reason = re.search(r"<p class=\"reason\" data-analysis-reason>(.*?)</p>", html).group(1)
+    assert reason.startswith("<strong>Better: ") and reason.count(".") >= 2
+    lines = re.findall(r"<figure class=\"line\" data-line>(.*?)</figure>", html, re.S)
+    assert len(lines) == 2  # after the best option, after the chosen one
+    for line, stored_line in zip(lines, d["lines"], strict=True):
+        assert line.count("<li>") == len(stored_line["moves"])
+        tricks = stored_line["tricks"]
+        assert f"takes {tricks} trick{'' if tricks == 1 else 's'} (" in line
+    # The graph of the viewer's chances, and the same hand by hand in words.
+    assert "data-chance-graph" in html and "Chance to win for alice through the match" in html
+    rows = re.search(r"<table class=\"table-list\" data-chances>.*?</table>", html, re.S).group(0)
+    assert rows.count("<tr>") == len(stored["hands"]) + 1  # the header, then each hand
+    assert '<th scope="row">End</th><td>' in rows
+
+
+def test_a_choice_the_score_makes_wrong_is_explained_in_words():
+    state = new_match(19, Rules())
+    decision = analysis.decide(
+        dataclasses.replace(state, scores=(9, 9)), "pass", 0, random.Random(1), 100, {}
+    )
+    stored = analysis.as_json([decision])
+    stored["hands"] = [{"index": 0, "hand": 0, "scores": [9, 9], "dealer": state.dealer,
+                        "chance": 0.5, "over": False}]  # fmt: skip
+    a = review.analysis_context(stored, 0, ["alice", "bob"], 10, 0)
+    html = render_to_string("partials/analysis.html", {"a": a})
+    assert "At 9–9 this hand can end the match: this choice is graded by its chance" in html
+    assert (
+        "<strong>Better: Order it up.</strong> Pass is worth more points on average, but at "
+        "this score Order it up gives the better chance to win the match." in html
+    )
+    assert "inaccuracy: chance to win 72% instead of 75%" in html

@@ -224,7 +224,7 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     if request.GET.get("analysis") == "1":  # the "Analysis" toggle is on
         stored = selectors.match_analysis(match=match)
         context["analysis"] = review.analysis_context(
-            stored, context["step"], context["names"], context["steps"]
+            stored, context["step"], context["names"], context["steps"], match.seat_of(request.user)
         )
         context["keep"] = "&analysis=1"
     if request.htmx:
