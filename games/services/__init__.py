@@ -22,6 +22,7 @@ the edges word it (``games.presentation.refusals``). By concern:
     reports     players' reports and their handling
     players     the player's own settings, bot accounts
     analysis    the analysis of a finished match (run by the task worker)
+    puzzles     puzzles mined from it, and players' answers
     hints       the hard computer's advice in casual matches against it
     api_tokens  personal API tokens
 """
@@ -72,6 +73,7 @@ from .players import (
     player_sound_set,
 )
 from .presence import connection_close, connection_open, connection_room, connections_touch
+from .puzzles import puzzle_answer, puzzles_mine
 from .ratings import rating_changes_reverse
 from .rematches import REMATCH_LAPSE, rematch_accept, rematch_decline, rematch_lapse, rematch_offer
 from .reports import report_close, report_create
@@ -79,6 +81,8 @@ from .reports import report_close, report_create
 __all__ = [
     "analyses_queue",
     "match_analyse",
+    "puzzle_answer",
+    "puzzles_mine",
     "api_token_create",
     "api_token_revoke",
     "api_tokens_revoke_all",

@@ -1,5 +1,5 @@
 """The analysis of a finished match: worked out by the task worker once the match is over,
-stored once, and announced to the match's pages."""
+stored once with the puzzles found in it, and announced to the match's pages."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.utils import timezone
 from .. import tasks
 from ..bots import analysis
 from ..models import Match, MatchAnalysis, MatchStatus
-from . import events
+from . import events, puzzles
 
 
 def current(result: dict) -> bool:
@@ -43,6 +43,7 @@ def match_analyse(*, match_id: int, samples: int | None = None) -> bool:
             row.samples, row.result = samples, result
             row.save(update_fields=["samples", "result"])
         Match.objects.filter(pk=match_id).update(analysed_at=timezone.now())
+        puzzles.puzzles_mine(match=match, moves=moves, decisions=decisions)
         # No new version: nothing in the match changed, and a rematch offer's lapse is
         # keyed by it. The pages re-render their boards, which now link to the analysis.
         events.send_event_on_commit(match_id)

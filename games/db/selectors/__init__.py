@@ -6,6 +6,7 @@ each name lives in one of its modules:
     connections  who is at a match, the task workers alive
     lobby     the lobby's lists and challenges
     limits    the caps on rated play between two players
+    puzzles   the next puzzle, the day's puzzle, a player's answers
 """
 
 from .connections import (
@@ -51,14 +52,26 @@ from .players import (
     table_look,
     user_by_name,
 )
+from .puzzles import (
+    NEAREST,
+    puzzle_attempt,
+    puzzle_daily,
+    puzzle_next,
+    puzzle_rating_history,
+    puzzle_rating_of,
+    puzzle_source,
+)
 
 __all__ = [
     "CHALLENGE_ANSWER_SHOWN", "HISTORY_PAGE_SIZE", "JUST_STARTED", "LEADERBOARD_MIN_MATCHES",
+    "NEAREST",
     "LOBBY_OPEN_MATCHES", "LOBBY_WATCH_MATCHES", "PRESENCE_TIMEOUT",
     "Presence", "bot_ids", "bots_may_challenge", "has_matches", "leaderboard",
     "live_workers", "lobby_lists", "lobby_mine", "lobby_open", "match_analysis", "match_history",
     "match_just_started", "match_moves", "match_versions", "my_active_matches",
-    "my_open_matches", "open_matches", "pending_challenges", "presence", "rated_today_capped",
+    "my_open_matches", "open_matches", "pending_challenges", "presence", "puzzle_attempt",
+    "puzzle_daily", "puzzle_next",
+    "puzzle_rating_history", "puzzle_rating_of", "puzzle_source", "rated_today_capped",
     "rated_today_capped_opponents", "rating_history", "rating_of", "record", "sound_on",
     "suspension_reason", "suspicious_pairs", "table_look", "user_by_name", "watch_matches",
 ]  # fmt: skip
