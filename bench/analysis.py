@@ -5,7 +5,9 @@ each decision from the acting seat's view), then analyses each as the worker doe
 option in points and in chances to win the match, the best lines and reasons of the flagged
 decisions, the hands' chances for the graph, the JSON it stores), and prints the CPU time per
 match (median, p95, max) with the decisions analysed. Goal: under 10 s a match (the median,
-and the p95 too) on the 2-core development machine.
+and the p95 too) on the 2-core development machine. Then the puzzles the worker mines from
+each analysis (``games.bots.puzzles``): the CPU it takes per match, and how many puzzles the
+matches yield, by theme.
 
     python bench/analysis.py [--matches 50] [--seed 1] [--samples 300]
 """
@@ -13,6 +15,7 @@ and the p95 too) on the 2-core development machine.
 from __future__ import annotations
 
 import argparse
+import collections
 import random
 import statistics
 import sys
@@ -23,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots import choose  # noqa: E402
 from games.bots.analysis import SAMPLES, analyse, as_json, hand_starts  # noqa: E402
+from games.bots.puzzles import THEMES, mine  # noqa: E402
 from games.engine import Action, Rules, apply, new_match, view_for  # noqa: E402
 
 GOAL_SECONDS = 10.0
@@ -51,7 +55,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--samples", type=int, default=SAMPLES)
     args = parser.parse_args()
-    seconds, decisions, moves = [], [], []
+    seconds, decisions, moves, mining = [], [], [], []
+    themes: collections.Counter = collections.Counter()
     for number in range(args.matches):
         seed = args.seed * 10_000 + number
         played = play(seed, ("hard", "medium") if number % 2 else ("medium", "hard"))
@@ -59,6 +64,9 @@ def main() -> None:
         found = analyse(seed, Rules(), played, samples=args.samples)
         as_json(found, hand_starts(seed, Rules(), played))
         seconds.append(time.process_time() - start)
+        start = time.process_time()
+        themes.update(p.theme for p in mine(seed, Rules(), played, found))
+        mining.append(time.process_time() - start)
         decisions.append(len(found))
         moves.append(len(played))
     median, p95 = statistics.median(seconds), percentile(seconds, 0.95)
@@ -72,6 +80,13 @@ def main() -> None:
         f"max {max(seconds):.2f} s (goal: median and p95 under {GOAL_SECONDS:.0f} s: "
         f"{'met' if p95 < GOAL_SECONDS else 'NOT met'})"
     )
+    found = sum(themes.values())
+    print(
+        f"puzzles mined: {found} from {args.matches} matches ({found / args.matches:.1f} a match); "
+        f"CPU per match: median {statistics.median(mining) * 1000:.0f} ms, "
+        f"max {max(mining) * 1000:.0f} ms"
+    )
+    print("by theme: " + ", ".join(f"{t} {themes[t]}" for t in THEMES))
 
 
 if __name__ == "__main__":

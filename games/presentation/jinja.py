@@ -42,6 +42,7 @@ from .cards import Card
 
 BOARD = "board.jinja"
 LEARN_BOARD = "learn_board.jinja"  # the guided hand's table: the same felt as a match's
+PUZZLE_BOARD = "puzzle_board.jinja"  # a puzzle's table: the same felt again
 PIECES = "pieces.jinja"
 
 

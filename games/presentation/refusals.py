@@ -75,6 +75,11 @@ def refusal_words(error: IllegalAction) -> str:
 def _service_words() -> dict[str, str]:
     return {
         "no_such_match": _("There is no such match"),
+        "no_such_puzzle": _("There is no such puzzle"),
+        "no_puzzle_left": _("No puzzle is left for you: each analysed match adds some."),
+        "not_an_option": _("That is not one of this puzzle's options: choose a call or a card."),
+        "puzzle_answered": _("You have answered this puzzle already: try the next one."),
+        "no_such_theme": _("There is no such puzzle theme: choose one from the list."),
         "not_playing": _("You are not playing in this match"),
         "bad_clock": _("The move clock must be from %(low)s to %(high)s seconds, or no clock"),
         "bad_strength": _("Choose easy, medium or hard"),

@@ -38,7 +38,7 @@ def percent(value: float) -> str:
     return f"{round(100 * value)}%"
 
 
-def _line(line: dict, names: list[str]) -> dict:
+def line_words(line: dict, names: list[str]) -> dict:
     """A best line as a row of moves: each with its card (a bid has none) and its words."""
     moves = []
     for seat, text in line["moves"]:
@@ -60,14 +60,19 @@ def _line(line: dict, names: list[str]) -> dict:
 
 def _reason(d: dict) -> str:
     """Why the best option was better, in the hints' words (for a flagged decision)."""
-    code, params = d["reason"]
+    return reason_words(d["best_action"], d["reason"])
+
+
+def reason_words(best: str, reason: list | tuple) -> str:
+    """A stored reason for the option ``best`` (the analysis's, a puzzle's) as a sentence."""
+    code, params = reason
     if code == "for_the_match":
         line = _(
             "%(instead)s is worth more points on average, but at this score %(option)s gives "
             "the better chance to win the match."
-        ) % {"instead": option_words(params["instead"]), "option": option_words(d["best_action"])}
+        ) % {"instead": option_words(params["instead"]), "option": option_words(best)}
     else:
-        line = hint_words(Hint(d["best_action"], code, params))[1]
+        line = hint_words(Hint(best, code, params))[1]
     return line[:1].upper() + line[1:]  # "nine of clubs wins...": a sentence of its own here
 
 
@@ -106,7 +111,7 @@ def _decision(d: dict, names: list[str], scores: tuple[int, int] | None = None) 
         "options": options,
         "better": option_words(d["best_action"]) if flag and "best_action" in d else "",
         "reason": _reason(d) if flag and d.get("reason") else "",
-        "lines": [_line(line, names) for line in d.get("lines", ())],
+        "lines": [line_words(line, names) for line in d.get("lines", ())],
     }
 
 

@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import converters, forms  # noqa: F401  (converters registers <match:>)
-from .views import accounts, lobby, match, players, settings, site
+from .views import accounts, lobby, match, players, puzzles, settings, site
 
 urlpatterns = [
     path("", site.home, name="home"),
@@ -20,6 +20,8 @@ urlpatterns = [
     path("rules/", site.rules, name="rules"),
     path("learn/", site.learn, name="learn"),
     path("learn/again", site.learn_restart, name="learn_restart"),
+    path("puzzles/", puzzles.puzzles, name="puzzles"),
+    path("puzzles/<id:puzzle_id>/", puzzles.puzzle, name="puzzle"),
     path("accounts/signup/", accounts.signup, name="signup"),
     # Django's, but the player's sockets of the sessions that end close at once.
     path(

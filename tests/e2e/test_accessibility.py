@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 
 from games import services
-from games.models import MatchAnalysis
+from games.models import MatchAnalysis, Puzzle
 from tests.e2e.conftest import ROOT, shot
 from tests.matches import play_to_the_end, start
 
@@ -103,6 +103,11 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
     flagged = next(d["index"] for d in decisions if d["flag"] and d["lines"])
     # A key moment: its reason, its best lines and the graph of the chances.
     as_alice["replay at a key moment"] = f"/matches/{over.pk}/replay?step={flagged}&analysis=1"
+    # A puzzle from it, before and after its answer.
+    puzzle, solved = Puzzle.objects.filter(match=over).order_by("index")[:2]
+    services.puzzle_answer(user=alice, puzzle_id=solved.pk, action=solved.answer)
+    as_alice["puzzle"] = f"/puzzles/{puzzle.pk}/"
+    as_alice["puzzle solved"] = f"/puzzles/{solved.pk}/"
     audited, by_impact, serious, found = 0, Counter(), [], []
     for code in LANGUAGES:
         cookie = {"name": settings.LANGUAGE_COOKIE_NAME, "value": code}

@@ -97,7 +97,7 @@ def _form_refused(request, error: FormRefused):
 
 
 # The endpoints, by resource; registered once their modules are read.
-from . import account, challenges, matches, streaming  # noqa: E402
+from . import account, challenges, matches, puzzles, streaming  # noqa: E402
 
-for _resource in (account, matches, challenges, streaming):
+for _resource in (account, matches, challenges, puzzles, streaming):
     api.add_router("", _resource.router)

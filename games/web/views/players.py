@@ -31,6 +31,8 @@ def profile_page(request, player, form: MatchCreateForm | None = None, status: i
         "record": selectors.record(user=player),
         "rating": selectors.rating_of(user=player),
         "chart": line_chart(selectors.rating_history(user=player)),
+        "puzzle_rating": selectors.puzzle_rating_of(user=player),
+        "puzzle_chart": line_chart(selectors.puzzle_rating_history(user=player)),
         # Anyone else but the computer may be challenged (it is always in the lobby).
         "can_challenge": player.pk != request.user.pk
         and player.is_active

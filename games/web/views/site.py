@@ -16,6 +16,7 @@ from ...engine.rules import STUCK_FROM_DEAL
 from ...errors import Conflict
 from ...i18n.glossary import TERMS
 from ...presentation import learn as learn_hand
+from ...presentation import puzzles as puzzle_words
 from ...presentation import refusals
 from ...presentation.cards import Card
 from ...presentation.jinja import LEARN_BOARD, render_board
@@ -28,7 +29,11 @@ from .common import client_address
 def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
-    return render(request, "home.html", {"rules": Rules()})
+    daily = selectors.puzzle_daily()
+    context = {"rules": Rules(), "daily": daily}
+    if daily is not None:
+        context["daily_theme"] = puzzle_words.theme_words(daily.theme)
+    return render(request, "home.html", context)
 
 
 def _learn_names(request: HttpRequest) -> list[str]:

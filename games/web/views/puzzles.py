@@ -1,0 +1,119 @@
+"""Puzzles: the next one for the player, one on the table, and its answer. Anyone may solve
+them; a guest's answers live in the session and move no rating."""
+
+from __future__ import annotations
+
+import random
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_safe
+
+from ... import services
+from ...db import selectors
+from ...errors import GameError, NotFound
+from ...models import MatchStatus, Puzzle, PuzzleTheme
+from ...presentation import puzzles as words
+from ...presentation import refusals
+from ...presentation.jinja import PUZZLE_BOARD, render_board
+from ...services import throttle
+from .common import client_address
+
+GUEST_ANSWERS = "puzzle_answers"  # a guest's answers in this session: {puzzle id: action}
+
+
+def _theme(request: HttpRequest) -> str:
+    theme = request.GET.get("theme", "")
+    if theme and theme not in PuzzleTheme.values:
+        raise NotFound("no_such_theme")
+    return theme
+
+
+def _refused(request: HttpRequest, error: GameError) -> HttpResponse:
+    context = {"title": "", "message": refusals.words(error)}
+    return render(request, "error.html", context, status=refusals.status(error))
+
+
+def _url(name: str, theme: str, *args) -> str:
+    return reverse(name, args=args) + (f"?theme={theme}" if theme else "")
+
+
+@require_safe
+def puzzles(request: HttpRequest) -> HttpResponse:
+    """The next puzzle for this player (of a theme if asked), or a page that says none is left."""
+    try:
+        theme = _theme(request)
+    except GameError as error:
+        return _refused(request, error)
+    answered = tuple(int(k) for k in request.session.get(GUEST_ANSWERS, {}))
+    puzzle = selectors.puzzle_next(
+        user=request.user, theme=theme, skip=answered, pick=random.randrange(selectors.NEAREST)
+    )
+    if puzzle is not None:
+        return redirect(_url("puzzle", theme, puzzle.pk))
+    context = {"themes": words.themes(), "theme": theme, **_rating(request)}
+    return render(request, "puzzle.html", context)
+
+
+def _rating(request: HttpRequest) -> dict:
+    mine = selectors.puzzle_rating_of(user=request.user)
+    return {"puzzle_rating": mine.value if mine else None}
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
+    """A puzzle on the table; POST answers it (once), and the page then shows the answer."""
+    found = Puzzle.objects.filter(pk=puzzle_id, match__status=MatchStatus.FINISHED).first()
+    try:
+        theme = _theme(request)
+        if found is None:
+            raise NotFound("no_such_puzzle")
+    except GameError as error:
+        return _refused(request, error)
+    guest = dict(request.session.get(GUEST_ANSWERS, {}))
+    attempt = selectors.puzzle_attempt(user=request.user, puzzle=found)
+    chosen = attempt.chosen if attempt else guest.get(str(found.pk))
+    error, status = "", 200
+    if request.method == "POST":
+        try:
+            key = request.user.pk if request.user.is_authenticated else client_address(request)
+            throttle.hit("puzzle", str(key), settings.MOVE_LIMIT_PER_10_SECONDS, 10)
+            if chosen is not None:
+                raise services.Conflict("puzzle_answered")
+            action = request.POST.get("action", "")
+            found, attempt = services.puzzle_answer(
+                user=request.user, puzzle_id=found.pk, action=action
+            )
+        except throttle.Throttled as refusal:
+            error, status = refusals.words(refusal), 429
+        except GameError as refusal:
+            error, status = refusals.words(refusal), refusals.status(refusal)
+        else:
+            if attempt is None:  # a guest
+                guest[str(found.pk)] = action
+                request.session[GUEST_ANSWERS] = guest
+            return redirect(
+                reverse("puzzle", args=[found.pk]) + (f"?theme={theme}" if theme else "")
+            )
+    match = selectors.puzzle_source(puzzle=found)
+    state = words.position(found, int(match.seed), match.rules, selectors.match_moves(match=match))
+    board = words.board_context(found, state, answered=chosen is not None)
+    context = {
+        **board,
+        "error": error,
+        "puzzle": found,
+        "theme": theme,
+        "theme_words": words.theme_words(found.theme),
+        "themes": words.themes(),
+        "next_url": _url("puzzles", theme),
+        "source": match if match.spectators_allowed else None,
+        "result": None,
+        **_rating(request),
+    }
+    if chosen is not None:
+        before, after = (attempt.before, attempt.after) if attempt else (None, None)
+        context["result"] = words.result_context(found, chosen, before, after)
+    context["board"] = render_board(context, request, PUZZLE_BOARD)
+    return render(request, "puzzle.html", context, status=status)

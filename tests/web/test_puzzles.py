@@ -1,0 +1,158 @@
+"""Puzzles on the site: mined by the worker from each analysed match, solved on the table by
+players (rated) and guests (not), each puzzle once, showing only what the seat knew."""
+
+from __future__ import annotations
+
+import datetime
+import html
+import re
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import rating, services
+from games.db import selectors
+from games.engine import view_for
+from games.models import Puzzle, PuzzleAttempt, PuzzleRating
+from games.presentation.puzzles import position
+from tests.matches import play_to_the_end, start
+from tests.tasks import run_due_tasks
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _puzzles(alice, bob, seed: int = 3) -> list[Puzzle]:
+    match = play_to_the_end(start(alice, bob, target=5, rated=False), seed=seed)
+    run_due_tasks()  # the analysis, and the puzzles found in it
+    found = list(Puzzle.objects.filter(match=match).order_by("index"))
+    assert found, "random play to 5 always leaves a clear best somewhere"
+    return found
+
+
+def _client(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _wrong(puzzle: Puzzle) -> str:
+    return next(a for a, _v in puzzle.options if a != puzzle.answer)
+
+
+def test_a_player_solves_a_puzzle_and_both_ratings_move(alice, bob, carol):
+    puzzles = _puzzles(alice, bob)
+    client = _client(carol)
+    first = client.get("/puzzles/")
+    assert first.status_code == 302
+    puzzle = Puzzle.objects.get(pk=int(first["Location"].split("/")[2]))
+    page = client.get(first["Location"]).content.decode()
+    assert "data-puzzle-task" in page and 'id="board"' in page and "data-puzzle-result" not in page
+    answered = client.post(f"/puzzles/{puzzle.pk}/", {"action": _wrong(puzzle), "version": "x"})
+    assert answered.status_code == 302
+    page = client.get(f"/puzzles/{puzzle.pk}/").content.decode()
+    assert 'data-puzzle-result="wrong"' in page
+    lost = rating.change(rating.INITIAL, rating.INITIAL, 0.0, 0)
+    mine = PuzzleRating.objects.get(user=carol)
+    assert (mine.value, mine.attempts, mine.solved) == (rating.INITIAL + lost, 1, 0)
+    puzzle.refresh_from_db()
+    assert (puzzle.rating, puzzle.attempts) == (rating.INITIAL - lost, 1)
+    assert f"Your puzzle rating: 1500 → {1500 + lost} (−{-lost})" in page
+    # Once answered, never shown again, and a second answer is refused in words.
+    again = client.post(f"/puzzles/{puzzle.pk}/", {"action": puzzle.answer})
+    assert again.status_code == 409
+    assert "You have answered this puzzle already" in again.content.decode()
+    assert PuzzleAttempt.objects.filter(user=carol).count() == 1
+    for _ in range(len(puzzles) - 1):
+        following = client.get("/puzzles/")
+        assert following.status_code == 302
+        other = int(following["Location"].split("/")[2])
+        assert not PuzzleAttempt.objects.filter(user=carol, puzzle_id=other).exists()
+        client.post(f"/puzzles/{other}/", {"action": Puzzle.objects.get(pk=other).answer})
+    assert "data-no-puzzle" in client.get("/puzzles/").content.decode()
+    solved = PuzzleRating.objects.get(user=carol)
+    assert solved.solved == len(puzzles) - 1 and solved.value > mine.value
+    # The profile shows the puzzle rating and its chart.
+    profile = _client(alice).get("/users/carol/").content.decode()
+    assert f"Puzzle rating {solved.value}: {solved.solved} of {len(puzzles)} solved" in profile
+    assert "data-puzzle-chart" in profile
+
+
+def test_the_right_answer_shows_why_and_the_hand_played_out(alice, bob, carol):
+    puzzle = _puzzles(alice, bob)[0]
+    client = _client(carol)
+    client.post(f"/puzzles/{puzzle.pk}/", {"action": puzzle.answer})
+    page = client.get(f"/puzzles/{puzzle.pk}/").content.decode()
+    assert 'data-puzzle-result="right"' in page
+    assert re.search(r"<p data-puzzle-reason>\w.+</p>", page)
+    moves = re.search(r"<ol class=\"line-moves\" data-puzzle-line>(.*?)</ol>", page, re.S)
+    assert moves.group(1).count("<li>") == 1 + len(puzzle.line)  # the answer, then the rest
+    assert f'href="/matches/{puzzle.match_id}/replay?step={puzzle.index}"' in page
+
+
+def test_a_puzzle_shows_only_the_cards_its_seat_could_see(alice, bob, carol):
+    for puzzle in _puzzles(alice, bob, seed=5):
+        match = selectors.puzzle_source(puzzle=puzzle)
+        state = position(puzzle, int(match.seed), match.rules, selectors.match_moves(match=match))
+        view = view_for(state, puzzle.seat)
+        seen = {*view.hand, view.upcard, *(c for _s, c in view.trick)}
+        seen |= {c for t in view.tricks for _s, c in t.plays}
+        if view.last_trick:  # the last hand's last trick, until this hand has one
+            seen |= {c for _s, c in view.last_trick.plays}
+        seen |= {e.card for e in view.log if e.card}  # the log (the last hand's too)
+        if view.discard:
+            seen.add(view.discard)
+        page = _client(carol).get(f"/puzzles/{puzzle.pk}/").content.decode()
+        shown = set(re.findall(r'data-card="(\w\w)"', page))
+        assert shown <= seen, (puzzle.pk, shown - seen)
+        assert "alice" not in page.split("</header>")[1] and "bob" not in page  # no names
+        assert "· best" not in page  # nothing marks the answer before it is given
+
+
+def test_a_guest_solves_puzzles_without_a_rating(alice, bob):
+    puzzle = _puzzles(alice, bob)[0]
+    guest = _client()
+    assert guest.get("/puzzles/").status_code == 302
+    assert guest.post(f"/puzzles/{puzzle.pk}/", {"action": puzzle.answer}).status_code == 302
+    page = guest.get(f"/puzzles/{puzzle.pk}/").content.decode()
+    assert 'data-puzzle-result="right"' in page and "As a guest you keep no puzzle rating" in page
+    assert guest.post(f"/puzzles/{puzzle.pk}/", {"action": puzzle.answer}).status_code == 409
+    assert not PuzzleRating.objects.exists() and not PuzzleAttempt.objects.exists()
+    puzzle.refresh_from_db()
+    assert puzzle.attempts == 0  # a guest's answer moves no rating
+
+
+def test_bad_answers_and_addresses_are_refused_in_words(alice, bob, carol):
+    puzzle = _puzzles(alice, bob)[0]
+    client = _client(carol)
+    bad = client.post(f"/puzzles/{puzzle.pk}/", {"action": "play:XX"})
+    assert bad.status_code == 409
+    assert "not one of this puzzle's options" in html.unescape(bad.content.decode())
+    assert client.post(f"/puzzles/{puzzle.pk}/", {}).status_code == 409
+    missing = client.get("/puzzles/999999/")
+    assert missing.status_code == 404 and "There is no such puzzle" in missing.content.decode()
+    theme = client.get("/puzzles/?theme=nonsense")
+    assert theme.status_code == 404 and "There is no such puzzle theme" in theme.content.decode()
+    assert not PuzzleAttempt.objects.exists()
+
+
+def test_a_theme_chooses_the_puzzles_and_a_voided_match_has_none(alice, bob, carol, admin_user):
+    puzzles = _puzzles(alice, bob)
+    theme = puzzles[0].theme
+    client = _client(carol)
+    chosen = client.get(f"/puzzles/?theme={theme}")
+    assert Puzzle.objects.get(pk=int(chosen["Location"].split("/")[2])).theme == theme
+    services.match_void(moderator=admin_user, match_id=puzzles[0].match_id, reason="test")
+    assert "data-no-puzzle" in client.get("/puzzles/").content.decode()
+    assert client.get(f"/puzzles/{puzzles[0].pk}/").status_code == 404
+
+
+def test_the_home_page_shows_the_puzzle_of_the_day(alice, bob):
+    puzzles = _puzzles(alice, bob)
+    assert "data-daily-puzzle" not in _client().get("/").content.decode()  # made today
+    Puzzle.objects.update(created_at=timezone.now() - datetime.timedelta(days=2))
+    home = _client().get("/").content.decode()
+    daily = selectors.puzzle_daily()
+    assert daily in puzzles and f'href="/puzzles/{daily.pk}/"' in home
+    assert selectors.puzzle_daily() == daily  # the same all day
