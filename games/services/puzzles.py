@@ -73,10 +73,14 @@ def puzzle_answer(*, user, puzzle_id: int, action: str) -> tuple[Puzzle, PuzzleA
                 after=mine.value + gained,
             )
             PuzzleRating.objects.filter(pk=mine.pk).update(
-                value=F("value") + gained, attempts=F("attempts") + 1, solved=F("solved") + correct
+                value=F("value") + gained,
+                attempts=F("attempts") + 1,
+                solved=F("solved") + int(correct),
             )
             Puzzle.objects.filter(pk=puzzle.pk).update(
-                rating=F("rating") + lost, attempts=F("attempts") + 1, solved=F("solved") + correct
+                rating=F("rating") + lost,
+                attempts=F("attempts") + 1,
+                solved=F("solved") + int(correct),
             )
     except IntegrityError:
         raise Conflict("puzzle_answered") from None  # a second answer (another tab)
