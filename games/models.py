@@ -452,6 +452,8 @@ class PlayerSettings(models.Model):
     bot = models.BooleanField(default=False)
     # Whether bot accounts may challenge this player.
     bot_challenges = models.BooleanField(default=False)
+    # Whether a puzzle from this player's matches may name them once solved (both must allow).
+    puzzle_names = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"Settings of {self.user}"

@@ -70,6 +70,7 @@ from .players import (
     player_bot_set,
     player_language_set,
     player_look_set,
+    player_puzzle_names_set,
     player_sound_set,
 )
 from .presence import connection_close, connection_open, connection_room, connections_touch
@@ -89,6 +90,7 @@ __all__ = [
     "api_token_revoke_moderated",
     "token_digest",
     "player_bot_challenges_set",
+    "player_puzzle_names_set",
     "player_bot_set",
     "CHALLENGE_LAPSE",
     "REMATCH_LAPSE",

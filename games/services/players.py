@@ -43,6 +43,12 @@ def player_bot_set(*, user) -> None:
         PlayerSettings.objects.update_or_create(user=user, defaults={"bot": True})
 
 
+def player_puzzle_names_set(*, user, allowed: bool) -> None:
+    """Whether a solved puzzle from ``user``'s matches may name them (and link the match)."""
+    with transaction.atomic():
+        PlayerSettings.objects.update_or_create(user=user, defaults={"puzzle_names": bool(allowed)})
+
+
 def player_bot_challenges_set(*, user, allowed: bool) -> None:
     """Whether bot accounts may challenge ``user``."""
     with transaction.atomic():

@@ -17,6 +17,7 @@ urlpatterns = [
     ),
     path("settings/bot", settings.bot_set, name="bot_set"),
     path("settings/bot-challenges", settings.bot_challenges_set, name="bot_challenges_set"),
+    path("settings/puzzle-names", settings.puzzle_names_set, name="puzzle_names_set"),
     path("rules/", site.rules, name="rules"),
     path("learn/", site.learn, name="learn"),
     path("learn/again", site.learn_restart, name="learn_restart"),

@@ -30,6 +30,7 @@ def test_a_program_gets_the_next_puzzle_and_answers_it_once(alice, bob, carol):
     assert result["correct"] is True and result["answer"] == puzzle.answer
     assert result["rating"]["after"] > result["rating"]["before"] == 1500
     assert PuzzleRating.objects.get(user=carol).value == result["rating"]["after"]
+    assert result["match_id"] is None  # its players did not let puzzles name them
     again = client.post(url, {"action": puzzle.answer}, content_type="application/json")
     assert again.status_code == 409 and again.json()["code"] == "puzzle_answered"
     wrong = client.post(

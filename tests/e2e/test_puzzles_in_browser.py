@@ -8,6 +8,7 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 
+from games import services
 from games.models import Puzzle, PuzzleRating
 from tests.e2e.conftest import ROOT, TAKE_SCREENSHOTS
 from tests.matches import play_to_the_end, start
@@ -23,6 +24,8 @@ def _answer_button(page, action: str):
 
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
 def test_a_new_player_solves_three_puzzles_one_missed(live_server_url, new_page, alice, bob, size):
+    for player in (alice, bob):  # both let puzzles from their matches name them
+        services.player_puzzle_names_set(user=player, allowed=True)
     play_to_the_end(start(alice, bob, target=5, rated=False), seed=3)
     deadline = time.monotonic() + 60
     while Puzzle.objects.count() < 3:  # the worker's analysis mines them

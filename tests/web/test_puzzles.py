@@ -80,10 +80,18 @@ def test_a_player_solves_a_puzzle_and_both_ratings_move(alice, bob, carol):
 
 
 def test_the_right_answer_shows_why_and_the_hand_played_out(alice, bob, carol):
-    puzzle = _puzzles(alice, bob)[0]
+    first, puzzle = _puzzles(alice, bob)[:2]
     client = _client(carol)
+    # Its players' names and the link to their match only if both allow it.
+    client.post(f"/puzzles/{first.pk}/", {"action": first.answer})
+    services.player_puzzle_names_set(user=alice, allowed=True)
+    page = client.get(f"/puzzles/{first.pk}/").content.decode()
+    assert "whose players keep their names to themselves" in page
+    assert "data-puzzle-source" not in page and "alice" not in page.split("</header>")[1]
+    services.player_puzzle_names_set(user=bob, allowed=True)
     client.post(f"/puzzles/{puzzle.pk}/", {"action": puzzle.answer})
     page = client.get(f"/puzzles/{puzzle.pk}/").content.decode()
+    assert "From alice against bob" in page
     assert 'data-puzzle-result="right"' in page
     assert re.search(r"<p data-puzzle-reason>\w.+</p>", page)
     moves = re.search(r"<ol class=\"line-moves\" data-puzzle-line>(.*?)</ol>", page, re.S)

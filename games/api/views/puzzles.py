@@ -54,12 +54,14 @@ def puzzle_next(request, theme: str = ""):
 def puzzle_answer(request, puzzle_id: Id, payload: AnswerIn):
     """Answer a puzzle (once): whether it was the best play, the answer, every option's value
     (points of the hand, or chances to win the match), the rest of the hand after the answer
-    with every card known, and the account's puzzle rating before and after."""
+    with every card known, the account's puzzle rating before and after, and the source
+    match's id (null unless both its players let puzzles name them)."""
     if not Puzzle.objects.filter(pk=puzzle_id, match__status=MatchStatus.FINISHED).exists():
         raise NotFound("no_such_puzzle")
     puzzle, attempt = services.puzzle_answer(
         user=request.user, puzzle_id=puzzle_id, action=payload.action
     )
+    match = selectors.puzzle_source(puzzle=puzzle)
     return {
         "id": puzzle.pk,
         "correct": attempt.correct,
@@ -68,5 +70,6 @@ def puzzle_answer(request, puzzle_id: Id, payload: AnswerIn):
         "graded": puzzle.graded,
         "line": puzzle.line,
         "rating": {"before": attempt.before, "after": attempt.after},
-        "match_id": puzzle.match_id,
+        # The source, only if both its players let puzzles name them (their settings).
+        "match_id": puzzle.match_id if selectors.puzzle_names_allowed(match=match) else None,
     }

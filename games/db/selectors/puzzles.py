@@ -9,7 +9,7 @@ from django.db.models import F, Func
 from django.utils import timezone
 
 from ... import rating
-from ...models import Match, MatchStatus, Puzzle, PuzzleAttempt, PuzzleRating
+from ...models import Match, MatchStatus, PlayerSettings, Puzzle, PuzzleAttempt, PuzzleRating
 
 NEAREST = 10  # the next puzzle is one of the ten rated nearest the player
 
@@ -69,3 +69,14 @@ def puzzle_rating_history(*, user) -> list[int]:
 
 def puzzle_source(*, puzzle: Puzzle) -> Match:
     return Match.objects.select_related("player0", "player1").get(pk=puzzle.match_id)
+
+
+def puzzle_names_allowed(*, match: Match) -> bool:
+    """Whether both players of a puzzle's match let it name them (their settings)."""
+    players = {match.player0_id, match.player1_id}
+    allowed = PlayerSettings.objects.filter(user_id__in=players, puzzle_names=True).count()
+    return allowed == len(players)
+
+
+def puzzle_names_mine(*, user) -> bool:
+    return PlayerSettings.objects.filter(user=user, puzzle_names=True).exists()

@@ -108,7 +108,8 @@ def puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         "theme_words": words.theme_words(found.theme),
         "themes": words.themes(),
         "next_url": _url("puzzles", theme),
-        "source": match if match.spectators_allowed else None,
+        # Named and linked only if both players allow it (each in their settings).
+        "source": match if selectors.puzzle_names_allowed(match=match) else None,
         "result": None,
         **_rating(request),
     }

@@ -100,6 +100,7 @@ def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "
         "is_bot": is_bot(request.user),
         "has_matches": selectors.has_matches(user=request.user),
         "bot_challenges": selectors.bots_may_challenge(request.user),
+        "puzzle_names": selectors.puzzle_names_mine(user=request.user),
         "base_url": base_url(request),
         "sound_on": selectors.sound_on(user=request.user),
         "themes": Theme.choices,
@@ -165,6 +166,16 @@ def bot_set(request: HttpRequest) -> HttpResponse:
         messages.error(request, refusals.words(error))
     else:
         messages.success(request, _("This is a bot account now: it plays through the API."))
+    return redirect("settings")
+
+
+@login_required
+@require_POST
+def puzzle_names_set(request: HttpRequest) -> HttpResponse:
+    services.player_puzzle_names_set(
+        user=request.user, allowed=request.POST.get("allowed") == "yes"
+    )
+    messages.success(request, _("Saved."))
     return redirect("settings")
 
 
