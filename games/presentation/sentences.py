@@ -140,7 +140,7 @@ def hand_summary(result, names, seat) -> dict:
     scorer = result.maker if result.outcome != "euchred" else result.maker ^ 1
     summary.update(
         {
-            "made": _("%(player)s made %(suit)s trump")
+            "made": _("%(player)s made %(suit)s trump.")
             % {
                 "player": names[result.maker],
                 "suit": SUIT_NAMES[result.trump],

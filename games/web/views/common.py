@@ -58,5 +58,5 @@ def go_to(request: HttpRequest, match: Match) -> HttpResponse:
 def match_or_404(match_id: int) -> Match:
     match = Match.objects.select_related(*PLAYERS).filter(pk=match_id).first()
     if match is None:
-        raise Http404(_("There is no such match"))
+        raise Http404(_("There is no such match."))
     return match

@@ -92,7 +92,7 @@ def match_find(request: HttpRequest) -> HttpResponse:
 def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
     player = selectors.user_by_name(username)
     if player is None:
-        raise Http404(_("There is no player of that name"))
+        raise Http404(_("There is no player of that name."))
     form = MatchCreateForm(request.POST, prefix="challenge")
     if not form.is_valid():
         return profile_page(request, player, form, status=400)

@@ -21,7 +21,7 @@ from ..forms import MatchCreateForm
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = selectors.user_by_name(username)
     if player is None:
-        raise Http404(_("There is no player of that name"))
+        raise Http404(_("There is no player of that name."))
     return profile_page(request, player)
 
 
