@@ -30,6 +30,7 @@ from .models import (
     PuzzleRating,
     RatingChange,
     Report,
+    TranslationSuggestion,
 )
 from .presentation import refusals
 
@@ -432,3 +433,54 @@ class ApiTokenAdmin(ReadOnlyAdmin):
 
     def has_suspend_permission(self, request) -> bool:
         return request.user.has_perm("games.suspend_player")
+
+
+@admin.action(description="Accept the selected suggestions (into the catalogue at once)",
+              permissions=["moderate"])  # fmt: skip
+def accept_suggestions(modeladmin, request, queryset):
+    return _review_suggestions(modeladmin, request, queryset, accepted=True)
+
+
+@admin.action(description="Reject the selected suggestions", permissions=["moderate"])
+def reject_suggestions(modeladmin, request, queryset):
+    return _review_suggestions(modeladmin, request, queryset, accepted=False)
+
+
+def _review_suggestions(modeladmin, request, queryset, *, accepted: bool):
+    done, refused = 0, []
+    for suggestion in queryset:
+        try:
+            services.translation_review(
+                moderator=request.user, suggestion_id=suggestion.pk, accepted=accepted
+            )
+            done += 1
+        except services.GameError as error:
+            refused.append(f"{suggestion}: {refusals.words(error)}")
+    if done:
+        verb = "Accepted, and written into the catalogue" if accepted else "Rejected"
+        modeladmin.message_user(request, f"{verb}: {done}.", messages.SUCCESS)
+    for line in refused:
+        modeladmin.message_user(request, line, messages.ERROR)
+
+
+@admin.register(TranslationSuggestion)
+class TranslationSuggestionAdmin(ReadOnlyAdmin):
+    """Players' wording for the site's messages: read in context, then accepted or rejected."""
+
+    list_display = ("created_at", "language", "english", "current", "text", "note", "author",
+                    "credit", "status")  # fmt: skip
+    list_filter = ("status", "language")
+    search_fields = ("msgid", "text", "author__username")
+    actions = [accept_suggestions, reject_suggestions]
+
+    @admin.display(description="English")
+    def english(self, suggestion: TranslationSuggestion) -> str:
+        return suggestion.msgid
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return request.user.has_perm("games.view_translationsuggestion") or (
+            self.has_moderate_permission(request)
+        )
+
+    def has_moderate_permission(self, request) -> bool:
+        return request.user.has_perm("games.moderate_match")

@@ -125,7 +125,12 @@ def moderators_group(db):
 
     group, _ = Group.objects.get_or_create(name="Moderators")
     wanted = Q(pk__in=[])
-    for name in ("0003_moderators_group", "0016_api_token_moderation"):
+    migrations = (
+        "0003_moderators_group",
+        "0016_api_token_moderation",
+        "0021_translation_suggestions",
+    )
+    for name in migrations:
         migration = importlib.import_module(f"games.migrations.{name}")
         for app, codenames in migration.PERMISSIONS.items():
             wanted |= Q(content_type__app_label=app, codename__in=codenames)

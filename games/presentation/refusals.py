@@ -76,6 +76,20 @@ def _service_words() -> dict[str, str]:
     return {
         "no_such_match": _("There is no such match"),
         "no_such_puzzle": _("There is no such puzzle"),
+        "bad_language": _("Choose one of the site's languages other than English."),
+        "no_such_message": _("The site has no such message: it may have changed since."),
+        "no_such_suggestion": _("There is no such suggestion."),
+        "suggestion_empty": _("Write the wording you suggest."),
+        "suggestion_too_long": _("A suggestion has at most %(count)s characters."),
+        "suggestion_placeholders": _(
+            "Keep the message's placeholders exactly as they are: %(placeholders)s"
+        ),
+        "suggestion_same": _("That is the wording the site has now."),
+        "already_suggested": _(
+            "You have a suggestion for this message waiting for a moderator already."
+        ),
+        "suggestions_per_hour": _("At most %(count)s suggestions an hour: thank you, and wait."),
+        "suggestion_handled": _("This suggestion was answered already."),
         "no_puzzle_left": _("No puzzle is left for you: each analysed match adds some."),
         "not_an_option": _("That is not one of this puzzle's options: choose a call or a card."),
         "puzzle_answered": _("You have answered this puzzle already: try the next one."),

@@ -25,6 +25,7 @@ the edges word it (``games.presentation.refusals``). By concern:
     puzzles     puzzles mined from it, and players' answers
     hints       the hard computer's advice in casual matches against it
     api_tokens  personal API tokens
+    translations players' suggestions for better wording, and the moderators' answers
 """
 
 from ..errors import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
@@ -78,6 +79,7 @@ from .puzzles import puzzle_answer, puzzles_mine
 from .ratings import rating_changes_reverse
 from .rematches import REMATCH_LAPSE, rematch_accept, rematch_decline, rematch_lapse, rematch_offer
 from .reports import report_close, report_create
+from .translations import translation_review, translation_suggest, translations_apply
 
 __all__ = [
     "analyses_queue",
@@ -139,4 +141,7 @@ __all__ = [
     "rating_changes_reverse",
     "report_close",
     "report_create",
+    "translation_review",
+    "translation_suggest",
+    "translations_apply",
 ]

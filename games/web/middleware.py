@@ -3,10 +3,13 @@ and a logged-in player's chosen language wins over the cookie and the browser's.
 
 from __future__ import annotations
 
+import time
+
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from ..i18n import catalogues
 from ..i18n.languages import SESSION_LANGUAGE
 
 
@@ -33,6 +36,18 @@ class ExplainRefusals:
             explained["Allow"] = allowed
             return explained
         return response
+
+
+class FreshCatalogues:
+    """Reads the catalogues again once one changed on disk (a moderator accepted a player's
+    wording, in this process or another): looked at every two seconds at most."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        catalogues.reload_if_changed(time.monotonic())
+        return self.get_response(request)
 
 
 class PlayerLanguage:

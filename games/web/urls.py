@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import converters, forms  # noqa: F401  (converters registers <match:>)
-from .views import accounts, lobby, match, players, puzzles, settings, site
+from .views import accounts, lobby, match, players, puzzles, settings, site, translations
 
 urlpatterns = [
     path("", site.home, name="home"),
@@ -21,6 +21,9 @@ urlpatterns = [
     path("rules/", site.rules, name="rules"),
     path("learn/", site.learn, name="learn"),
     path("learn/again", site.learn_restart, name="learn_restart"),
+    path("translate/", translations.review, name="translate"),
+    path("translate/suggest", translations.suggest, name="translate_suggest"),
+    path("translate/thanks/", translations.thanks, name="translate_thanks"),
     path("puzzles/", puzzles.puzzles, name="puzzles"),
     path("puzzles/<id:puzzle_id>/", puzzles.puzzle, name="puzzle"),
     path("accounts/signup/", accounts.signup, name="signup"),

@@ -78,7 +78,8 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
             version=playing.version,
         ).match  # fmt: skip
     over = play_to_the_end(start(bob, alice, target=3), seed=4)
-    anonymous = ["/", "/accounts/signup/", "/accounts/login/", "/rules/", "/learn/"]
+    anonymous = ["/", "/accounts/signup/", "/accounts/login/", "/rules/", "/learn/",
+                 "/translate/thanks/"]  # fmt: skip
     as_alice = {
         "lobby": "/play/",
         "match waiting": f"/matches/{waiting.pk}/",
@@ -92,6 +93,7 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
         "leaderboard": "/leaderboard/",
         "bots' leaderboard": "/leaderboard/?bots=1",
         "settings": "/settings/",
+        "translation review": "/translate/?q=trump",
     }
     services.api_token_create(user=alice, name="my program", scopes=["read", "play"])
     as_bob = {"invite": f"/matches/{waiting.pk}/"}

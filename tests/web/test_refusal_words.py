@@ -34,7 +34,8 @@ def test_the_services_raise_codes_not_words():
 
 @pytest.mark.parametrize("language", ["en", "so", "am"])
 def test_every_code_a_service_raises_has_words_in_each_language(language):
-    facts = {"low": 10, "high": 3600, "player": "bob", "minutes": 1, "seconds": 5, "reason": "x"}
+    facts = {"low": 10, "high": 3600, "player": "bob", "minutes": 1, "seconds": 5, "reason": "x",
+             "count": 30, "placeholders": "PLAYER"}  # fmt: skip
     facts["refusal"] = IllegalAction("It is not your turn", "not_your_turn")
     with translation.override(language):
         for code, params in raised_codes().items():

@@ -7,6 +7,7 @@ each name lives in one of its modules:
     lobby     the lobby's lists and challenges
     limits    the caps on rated play between two players
     puzzles   the next puzzle, the day's puzzle, a player's answers
+    translations  players' suggestions for the site's words, and who is thanked
 """
 
 from .connections import (
@@ -63,6 +64,7 @@ from .puzzles import (
     puzzle_rating_of,
     puzzle_source,
 )
+from .translations import translation_credits, translation_suggestions_open
 
 __all__ = [
     "CHALLENGE_ANSWER_SHOWN", "HISTORY_PAGE_SIZE", "JUST_STARTED", "LEADERBOARD_MIN_MATCHES",
@@ -75,5 +77,6 @@ __all__ = [
     "puzzle_daily", "puzzle_names_allowed", "puzzle_names_mine", "puzzle_next",
     "puzzle_rating_history", "puzzle_rating_of", "puzzle_source", "rated_today_capped",
     "rated_today_capped_opponents", "rating_history", "rating_of", "record", "sound_on",
-    "suspension_reason", "suspicious_pairs", "table_look", "user_by_name", "watch_matches",
+    "suspension_reason", "suspicious_pairs", "table_look", "translation_credits",
+    "translation_suggestions_open", "user_by_name", "watch_matches",
 ]  # fmt: skip

@@ -2,7 +2,9 @@
 
     python manage.py update_catalogues
 
-Runs makemessages for every language of settings.CATALOGUE_LANGUAGES (new strings arrive
+Writes the players' suggestions that moderators accepted and that are not in their catalogue
+yet (when the database has the table: a fresh clone has none), runs makemessages for every
+language of settings.CATALOGUE_LANGUAGES (new strings arrive
 empty in the others, for translators), fills the English catalogue (English is the source:
 each string is its own translation) and compiles every catalogue (compilemessages, which
 needs gettext).
@@ -13,7 +15,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.db import DatabaseError
 
+from games import services
 from games.i18n import catalogues
 
 IGNORED = [".venv", "staticfiles", "tests", "bench", "artifacts", "locale"]
@@ -24,6 +28,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         codes = [code for code, _name in settings.CATALOGUE_LANGUAGES]
+        try:
+            accepted = services.translations_apply()
+        except DatabaseError:  # no database here, or not migrated
+            accepted = 0
+        if accepted:
+            self.stdout.write(f"accepted suggestions written: {accepted}")
         call_command(
             "makemessages", locale=codes, ignore_patterns=IGNORED, no_location=True,
             no_obsolete=True, verbosity=0,
