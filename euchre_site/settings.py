@@ -286,7 +286,9 @@ LANG_INFO.update(
         "so": {"bidi": False, "code": "so", "name": "Somali", "name_local": "Soomaali"},
     }
 )
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The catalogues: accepted translation suggestions are written here (a clone's own folder, or a
+# writable copy of it).
+LOCALE_PATHS = [Path(os.environ.get("LOCALE_PATH", BASE_DIR / "locale"))]
 FORMAT_MODULE_PATH = ["euchre_site.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
