@@ -306,9 +306,24 @@ class RatingChange(models.Model):
         return rating.display(self.after, self.played + 1)
 
 
+class DeclineReason(models.TextChoices):
+    """Why a challenged player declined (lichess's reasons, for this game's options)."""
+
+    GENERIC = "generic", _("I am not accepting challenges at the moment.")
+    LATER = "later", _("This is not the right time for me: please ask again later.")
+    TOO_FAST = "too_fast", _("This move clock is too fast for me.")
+    TOO_SLOW = "too_slow", _("This move clock is too slow for me.")
+    RATED = "rated", _("Please send me a rated challenge instead.")
+    CASUAL = "casual", _("Please send me a casual challenge instead.")
+    RULES = "rules", _("I am not playing with these options right now.")
+    NO_BOT = "no_bot", _("I am not accepting challenges from bots.")
+    ONLY_BOT = "only_bot", _("I am only accepting challenges from bots.")
+
+
 class Challenge(MatchOptions):
     """One player invites another to a match with chosen options; the challenged player
-    accepts (the match starts for both) or declines. It lapses if nobody answers."""
+    accepts (the match starts for both) or declines, with a reason. It lapses if nobody
+    answers."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting for an answer")
@@ -325,6 +340,7 @@ class Challenge(MatchOptions):
     created_at = models.DateTimeField(auto_now_add=True)
     # When it was accepted, declined, withdrawn or lapsed: the challenger hears of a refusal.
     answered_at = models.DateTimeField(null=True, blank=True)
+    decline_reason = models.CharField(max_length=16, choices=DeclineReason, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -456,6 +472,9 @@ class PlayerSettings(models.Model):
     bot_challenges = models.BooleanField(default=False)
     # Whether a puzzle from this player's matches may name them once solved (both must allow).
     puzzle_names = models.BooleanField(default=False)
+    # Web origins (scheme://host[:port], one a line) whose pages may call the API with this
+    # player's tokens (CORS): a browser client of their own.
+    api_origins = models.TextField(blank=True, max_length=2000)
 
     def __str__(self) -> str:
         return f"Settings of {self.user}"
