@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -230,11 +232,10 @@ def test_a_whole_hand_against_the_computer_moves_nothing_on_the_page(
         assert load_cls <= LOADING_SHIFT, f"loaded at {loaded} ms: {loading}"
 
 
-def test_the_first_load_of_a_match_page_stays_under_its_budget(new_page, alice, bob):
-    """Bytes transferred (headers and compressed bodies, as the browser received them) by a
-    first visit to a match page: the page, styles, scripts, card faces and icons. Served as
-    production serves them: after collectstatic, whitenoise sends the compressed files."""
-    match = until(start(alice, bob, move_seconds=None), lambda s: s.phase.value == "play")
+@contextmanager
+def collected_server() -> Iterator[Server]:
+    """A server as production runs one: after collectstatic, WhiteNoise sends the compressed
+    files."""
     env = server_env(STATIC_COLLECTED="1")
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
@@ -242,23 +243,38 @@ def test_the_first_load_of_a_match_page_stays_under_its_budget(new_page, alice, 
     )  # fmt: skip
     server = Server(env).start()
     try:
+        yield server
+    finally:
+        server.stop()
+
+
+def transferred(requests: list, server: Server, title: str) -> int:
+    """Bytes transferred for ``requests`` (headers and compressed bodies, as the browser
+    received them), printed by response, the largest first."""
+    sizes = {r.url: r.sizes() for r in requests}
+    total = sum(s["responseBodySize"] + s["responseHeadersSize"] for s in sizes.values())
+    print(f"\n{title}: {len(sizes)} responses, {total} bytes transferred")
+    for url, s in sorted(sizes.items(), key=lambda item: -item[1]["responseBodySize"]):
+        print(f"  {s['responseBodySize']:>7} {url.replace(server.url, '')}")
+    return total
+
+
+def test_the_first_load_of_a_match_page_stays_under_its_budget(new_page, alice, bob):
+    """Bytes transferred by a first visit to a match page: the page, styles, scripts, card
+    faces and icons, served as production serves them."""
+    match = until(start(alice, bob, move_seconds=None), lambda s: s.phase.value == "play")
+    with collected_server() as server:
         page = new_page(width=1280, height=800, logged_in=match.players[match.state.turn])
         responses = []
         page.on("requestfinished", lambda request: responses.append(request))
         page.goto(f"{server.url}/matches/{match.pk}/", wait_until="networkidle")
         page.wait_for_selector("#board .felt")
-        sizes = {r.url: r.sizes() for r in responses}
-        total = sum(s["responseBodySize"] + s["responseHeadersSize"] for s in sizes.values())
-        print(f"\nfirst load: {len(sizes)} responses, {total} bytes transferred")
-        for url, s in sorted(sizes.items(), key=lambda item: -item[1]["responseBodySize"]):
-            print(f"  {s['responseBodySize']:>7} {url.replace(server.url, '')}")
-        assert any(url.endswith("cards.svg") for url in sizes)
+        total = transferred(responses, server, "first load")
+        assert any(r.url.endswith("cards.svg") for r in responses)
         assert total < BUDGET
         # Later boards reuse the card faces: a move brings a board, and no image is fetched.
         before = len(responses)
         page.locator(".my-hand .card-button").first.click()
         page.wait_for_selector(f"#board[data-version='{match.version + 1}']")
         assert not [r.url for r in responses[before:] if "cards.svg" in r.url]
-    finally:
-        server.stop()
     assert MatchStatus.ACTIVE == Match.objects.get(pk=match.pk).status
