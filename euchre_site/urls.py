@@ -2,9 +2,12 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games.api.views import api
+from games.web.views.api_docs import api_reference
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The API's reference page in the site's frame, in place of the Swagger page of ninja's.
+    path("api/v1/docs", api_reference, name="api_docs"),
     path("api/v1/", api.urls),
     path("", include("games.web.urls")),
 ]

@@ -42,13 +42,16 @@ RUN = """async (runOnly) => {
 
 
 # Words (between spaces and hyphens) that the layout split over two lines: "Los t", "Rep lay".
-# Scripts written without spaces (Thai) wrap between words by themselves and are not checked.
+# Scripts written without spaces (Thai, Burmese) wrap between words by themselves and are not
+# checked.
 BROKEN_WORDS = """() => {
   const broken = [];
   const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    const skip = "code, .invite, .fairness, .visually-hidden";
+    // Burmese and Thai text on another language's page (the translation review) wraps as
+    // those scripts do, between syllables or words the checker cannot see.
+    const skip = "code, .invite, .fairness, .visually-hidden, [lang=my], [lang=th]";
     if (!parent.offsetParent || parent.closest(skip)) continue;
     for (const match of node.textContent.matchAll(/[^\\s\\-\u2013]{2,}/g)) {
       const range = document.createRange();
@@ -79,7 +82,7 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
         ).match  # fmt: skip
     over = play_to_the_end(start(bob, alice, target=3), seed=4)
     anonymous = ["/", "/accounts/signup/", "/accounts/login/", "/rules/", "/learn/",
-                 "/translate/thanks/"]  # fmt: skip
+                 "/translate/thanks/", "/api/v1/docs"]  # fmt: skip
     as_alice = {
         "lobby": "/play/",
         "match waiting": f"/matches/{waiting.pk}/",
