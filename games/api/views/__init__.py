@@ -22,9 +22,13 @@ DESCRIPTION = f"""Play two-hand euchre from a program. Make a token on your sett
 send it as `Authorization: Bearer <token>`. Errors are JSON: `{{"code": ..., "detail": ...}}`,
 the detail in the player's words (Accept-Language). Streams are newline-delimited JSON (a
 blank line is a heartbeat); the same events come over the websocket
-`/api/v1/ws/account` and `/api/v1/ws/matches/{{id}}?since=<version>`. A token opens at most 10
-streams at once, then one a second (past that: 429 with `Retry-After`, also to a websocket's
-handshake); an account holds at most {settings.STREAMS_PER_ACCOUNT} streams whatever its tokens."""
+`/api/v1/ws/account` and `/api/v1/ws/matches/{{id}}?since=<version>` (a browser, which cannot
+set the header, offers the subprotocols `euchre.v1` and `euchre.token.<token>`). A web page of
+another site may call the API once its origin is on the token's player's settings page (CORS;
+a preflight from an origin no player lists is refused, 403 `origin_not_allowed`). A token
+opens at most 10 streams at once, then one a second (past that: 429 with `Retry-After`, also
+to a websocket's handshake); an account holds at most {settings.STREAMS_PER_ACCOUNT} streams
+whatever its tokens."""
 
 
 class _Api(NinjaAPI):
@@ -97,7 +101,7 @@ def _form_refused(request, error: FormRefused):
 
 
 # The endpoints, by resource; registered once their modules are read.
-from . import account, challenges, matches, puzzles, streaming  # noqa: E402
+from . import account, challenges, export, matches, puzzles, streaming  # noqa: E402
 
-for _resource in (account, matches, challenges, puzzles, streaming):
+for _resource in (account, matches, export, challenges, puzzles, streaming):
     api.add_router("", _resource.router)

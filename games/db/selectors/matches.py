@@ -110,6 +110,11 @@ def match_moves(*, match: Match) -> list[tuple[int, str]]:
     return list(match.moves.order_by("seq").values_list("seat", "action"))
 
 
+def match_move_rows(*, match: Match) -> list[tuple[int, int, str, int]]:
+    """A match's moves in order, as (seq, seat, action, version): its record's (export)."""
+    return list(match.moves.order_by("seq").values_list("seq", "seat", "action", "version"))
+
+
 def match_analysis(*, match: Match) -> dict | None:
     """The stored analysis of a finished match; None while it is being worked out, and always
     None for a match that is not finished (the analysis names every card of both hands)."""

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -15,7 +16,7 @@ from ... import services
 from ...db import selectors
 from ...db.public import PublicMatch, view_of
 from ...models import Match, MatchStatus, Theme
-from ...presentation import hints, refusals, review
+from ...presentation import export, hints, refusals, review
 from ...presentation.board import board_context
 from ...presentation.jinja import render_board
 from ...presentation.replay import replay_context
@@ -230,6 +231,27 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "replay.html#replay", context)
     return render(request, "replay.html", context)
+
+
+@login_required
+@require_safe
+def match_record(request: HttpRequest, match_id: int, extension: str) -> HttpResponse:
+    """The replay page's "Download the record": the match's record (docs/EXPORT.md) as a
+    file, ``json`` or ``txt``, once the match is over (its seed gives away every deal)."""
+    match = match_or_404(match_id)
+    if match.closed_to(request.user):
+        return _closed_to_watchers(request)
+    if not match.is_over:
+        context = {"title": _("Not over yet"), "message": export.not_over_words()}
+        return render(request, "error.html", context, status=409)
+    moves = selectors.match_move_rows(match=match)
+    if extension == "json":
+        response = JsonResponse(export.match_record(match, moves), json_dumps_params={"indent": 1})
+    else:
+        response = HttpResponse(export.match_record_text(match, moves), export.TEXT_TYPE)
+    name = export.filename(match, extension)
+    response["Content-Disposition"] = content_disposition_header(True, name)
+    return response
 
 
 @login_required
