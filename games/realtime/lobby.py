@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from ..db import selectors
 from ..i18n.languages import language_for_scope
+from ..models import DeclineReason
 from ..services.events import LOBBY_GROUP, lobby_user_group
 from .room import PerLoop
 from .sockets import CountedSocket, Dispatch, PlayerSockets, base_url, error_frame
@@ -143,7 +144,10 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
 
     def _render(self, catch_up: bool = False) -> str:
         with translation.override(self.language):
-            context = selectors.pending_challenges(user=self.user)
+            context = {
+                **selectors.pending_challenges(user=self.user),
+                "decline_reasons": DeclineReason.choices,
+            }
             html = render_to_string("partials/challenges.html#banner", context)
         started = selectors.match_just_started(user=self.user) if catch_up else None
         if started is not None:

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from .. import tasks
 from ..db.selectors.players import bots_may_challenge
-from ..errors import Conflict, NotAllowed, NotFound
-from ..models import COMPUTER_USERNAME, Challenge, Match, is_bot
+from ..errors import Conflict, GameError, NotAllowed, NotFound
+from ..models import COMPUTER_USERNAME, Challenge, DeclineReason, Match, is_bot
 from . import events, throttle
 from .clocks import DEFAULT_MOVE_SECONDS
 from .matches import clock_checked, match_start, rules_checked
@@ -94,14 +94,20 @@ def challenge_accept(*, user, challenge_id: int) -> Match:
     return match
 
 
-def challenge_decline(*, user, challenge_id: int) -> Challenge:
-    """The challenged player declines, or the challenger withdraws the challenge."""
+def challenge_decline(*, user, challenge_id: int, reason: str = DeclineReason.GENERIC) -> Challenge:
+    """The challenged player declines, saying why (``reason``, one of DeclineReason's), or
+    the challenger withdraws the challenge (no reason kept)."""
+    if reason not in DeclineReason.values:
+        raise GameError("bad_decline_reason", reason=str(reason)[:40])
     with transaction.atomic():
         challenge = _locked_challenge(challenge_id, user)
         if challenge.status != Challenge.Status.PENDING:
             raise Conflict("challenge_closed")
-        mine = challenge.challenger_id == user.pk
-        _challenge_end(challenge, Challenge.Status.CANCELLED if mine else Challenge.Status.DECLINED)
+        if challenge.challenger_id == user.pk:
+            _challenge_end(challenge, Challenge.Status.CANCELLED)
+        else:
+            challenge.decline_reason = reason
+            _challenge_end(challenge, Challenge.Status.DECLINED)
     return challenge
 
 
@@ -122,7 +128,7 @@ def _challenge_end(
     with the answer to its request; the challenger's by a push). Both banners change."""
     challenge.status = status
     challenge.answered_at = timezone.now()
-    challenge.save(update_fields=["status", "match", "answered_at"])
+    challenge.save(update_fields=["status", "match", "answered_at", "decline_reason"])
     players = (challenge.challenger_id, challenge.challenged_id)
     going = tuple(pk for pk in players if asked_by is None or pk != asked_by.pk)
     events.send_user_event_on_commit(going, goto=goto)

@@ -1,16 +1,26 @@
 """Rate limits counted in Django's cache: sign-ups per address and per name, moves per player,
-and (``limit``, for the services) challenges and rematch offers per player.
+API requests per token, and (``limit``, for the services) challenges and rematch offers per
+player.
 
-A fixed window per limit: the count of events in the current window of ``seconds``. The
-cache is Redis when REDIS_URL is set, so every server process shares the counts; in memory
-otherwise (one process, as ``make run`` serves). Log-in attempts are django-axes' job.
+A sliding log: each limit keeps the times of the events it let through in the last
+``seconds``, at most ``limit`` of them, and lets one more through only if fewer than ``limit``
+are that recent. So no window of ``seconds``, wherever it starts, ever holds more than
+``limit`` (fixed windows let twice as many through across a boundary, and so does a bucket
+of ``limit`` tokens refilled at ``limit / seconds`` a second, over a window it starts full). A
+refused event is not logged: the wait it is told is the wait until one more goes through.
+
+The cache is Redis when REDIS_URL is set, so every server process shares the logs (one round
+trip: a Lua script, atomic in Redis); this process's memory otherwise (one process, as
+``make run`` serves). Log-in attempts are django-axes' job.
 """
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import logging
 import math
+import threading
 import time
 
 from django.conf import settings
@@ -22,39 +32,65 @@ from ..errors import Throttled, TooOften
 
 log = logging.getLogger(__name__)
 
+# The time events are logged at; a test moves it (tests/web/test_limits.py).
+clock = time.time
+
+# KEYS[1]: the log, newest first. ARGV: now, limit, seconds. Answers 0 (let through, logged)
+# or the whole seconds until one more may go through. A server whose clock lags another's
+# logs at the newest time seen, so the log stays in order.
+_SLIDE = """
+local now, limit, seconds = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local newest = tonumber(redis.call('LINDEX', KEYS[1], 0))
+if newest and newest > now then now = newest end
+local oldest = tonumber(redis.call('LINDEX', KEYS[1], limit - 1))
+if oldest and oldest > now - seconds then
+    return math.max(1, math.ceil(oldest + seconds - now))
+end
+redis.call('LPUSH', KEYS[1], string.format('%.17g', now))
+redis.call('LTRIM', KEYS[1], 0, limit - 1)
+redis.call('EXPIRE', KEYS[1], seconds + 1)
+return 0
+"""
+_script = None  # registered with the first Redis connection: its SHA-1 serves any other
+# The in-memory cache's read and write of a log, as one step for this process's threads.
+_memory = threading.Lock()
+
 
 def hit(scope: str, key: str, limit: int, seconds: int) -> None:
-    """Count one event of ``scope`` for ``key``; raise Throttled once over ``limit`` in
-    the window, carrying the whole seconds until the window ends."""
-    now = time.time()
-    window = int(now // seconds)
+    """One event of ``scope`` for ``key``; raise Throttled if ``limit`` of them went through
+    in the last ``seconds``, carrying the whole seconds until one more may."""
     # Keys come from what people type (a sign-up name): hashed, any text makes a valid key.
     digest = hashlib.blake2b(key.encode("utf-8", "replace"), digest_size=16).hexdigest()
-    name = f"throttle:{scope}:{digest}:{window}"
+    name = f"throttle:{scope}:{digest}"
     try:
-        count = _count(name, seconds)
+        wait = _slide(name, limit, seconds, clock())
     except Exception as error:  # the cache (Redis) is down: let the request through
         log.warning("rate limit %s not counted: cache unavailable (%s)", scope, error)
         return
-    if count > limit:
-        raise Throttled(max(1, math.ceil((window + 1) * seconds - now)))
+    if wait:
+        raise Throttled(wait)
 
 
-def _count(name: str, seconds: int) -> int:
+def _slide(name: str, limit: int, seconds: int, now: float) -> int:
+    """Log an event at ``now`` and answer 0, or answer the seconds to wait (nothing logged)."""
     if isinstance(caches["default"], RedisCache):
-        # One round trip, as every move waits on it: SET NX starts the window, INCR counts.
-        pipe = get_redis_connection("default").pipeline(transaction=False)
+        global _script
+        connection = get_redis_connection("default")
+        if _script is None:
+            _script = connection.register_script(_SLIDE)
+        # EVALSHA, one round trip (the script itself goes once to a Redis that lacks it).
         key = cache.make_and_validate_key(name)
-        pipe.set(key, 0, ex=seconds + 1, nx=True)
-        pipe.incr(key)
-        return pipe.execute()[1]
-    if cache.add(name, 1, timeout=seconds + 1):
-        return 1
-    try:
-        return cache.incr(name)
-    except ValueError:  # expired between the two calls: this is the first of a window
-        cache.add(name, 1, timeout=seconds + 1)
-        return 1
+        return int(_script(keys=[key], args=[now, limit, seconds], client=connection))
+    with _memory:
+        times = cache.get(name) or []  # oldest first, only those of the last ``seconds``
+        if times and times[-1] > now:
+            now = times[-1]
+        times = times[bisect.bisect_right(times, now - seconds) :]
+        if len(times) >= limit:
+            return max(1, math.ceil(times[-limit] + seconds - now))
+        times.append(now)
+        cache.set(name, times, timeout=seconds + 1)
+    return 0
 
 
 def move(user) -> None:

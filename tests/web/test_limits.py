@@ -3,7 +3,9 @@ changes nothing."""
 
 from __future__ import annotations
 
+import math
 import os
+import random
 import re
 import uuid
 from datetime import timedelta
@@ -18,7 +20,7 @@ from django.urls import reverse
 from games import services
 from games.engine import legal_actions
 from games.models import Challenge
-from tests.limits import in_one_window
+from games.services import throttle
 from tests.matches import pass_if_allowed, play_to_the_end, start
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +119,6 @@ def test_moves_faster_than_a_person_plays_are_refused_and_change_nothing(
     client, alice, bob, settings
 ):
     settings.MOVE_LIMIT_PER_10_SECONDS = 3
-    in_one_window(10)
     match = start(alice, bob, move_seconds=None)
     player = match.players[match.state.turn]
     client.force_login(player)
@@ -132,7 +133,8 @@ def test_moves_faster_than_a_person_plays_are_refused_and_change_nothing(
     assert match.version == 1 and not match.moves.exists()
 
 
-def test_the_limits_are_shared_through_redis_when_it_is_configured(settings, alice, bob):
+def on_redis(settings) -> None:
+    """Count the limits in Redis, as every server process does when REDIS_URL is set."""
     url = os.environ.get("REDIS_URL")
     if not url:
         pytest.skip("needs REDIS_URL: runs in CI's PostgreSQL + Redis pass")
@@ -143,8 +145,37 @@ def test_the_limits_are_shared_through_redis_when_it_is_configured(settings, ali
             "KEY_PREFIX": f"test-{uuid.uuid4()}",
         }
     }
+
+
+@pytest.fixture(params=["memory", "redis"])
+def backend(request, settings) -> str:
+    """Each limit test on both caches: this process's memory, and Redis."""
+    if request.param == "redis":
+        on_redis(settings)
+    return request.param
+
+
+class Clock:
+    """The limits' clock, moved by the test: windows of ten seconds without the wait."""
+
+    def __init__(self, at: float):
+        self.at = at
+
+    def __call__(self) -> float:
+        return self.at
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    # One second before a multiple of ten: where fixed windows of ten seconds change.
+    moved = Clock(1_800_000_009.0)
+    monkeypatch.setattr(throttle, "clock", moved)
+    return moved
+
+
+def test_the_limits_are_shared_through_redis_when_it_is_configured(settings, alice, bob):
+    on_redis(settings)
     settings.MOVE_LIMIT_PER_10_SECONDS = 2
-    in_one_window(10)
     match = start(alice, bob, move_seconds=None)
     player = match.players[match.state.turn]
     first, second = Client(), Client()  # two tabs, as if on two server processes
@@ -154,6 +185,83 @@ def test_the_limits_are_shared_through_redis_when_it_is_configured(settings, ali
     assert first.post(url, {"action": "pass", "version": 0}).status_code == 409
     assert second.post(url, {"action": "pass", "version": 0}).status_code == 409
     assert first.post(url, {"action": "pass", "version": 0}).status_code == 429
+
+
+def test_thirty_moves_at_once_pass_and_no_ten_seconds_ever_let_a_thirty_first_through(
+    backend, clock, alice, settings
+):
+    settings.MOVE_LIMIT_PER_10_SECONDS = 30
+    start = clock.at
+    for _ in range(30):
+        throttle.move(alice)
+    with pytest.raises(throttle.Throttled) as refused:
+        throttle.move(alice)
+    assert refused.value.code == "moving_fast" and refused.value.retry_after == 10
+    # Into the next fixed window of ten seconds, where fixed windows let 30 more through.
+    clock.at = start + 1.5
+    with pytest.raises(throttle.Throttled) as refused:
+        throttle.move(alice)
+    assert refused.value.retry_after == 9  # 8.5 s, rounded up
+    clock.at = start + 9.99
+    with pytest.raises(throttle.Throttled) as refused:
+        throttle.move(alice)
+    assert refused.value.retry_after == 1
+    clock.at = start + 10  # the thirty have left the last ten seconds: thirty more may go
+    for _ in range(30):
+        throttle.move(alice)
+    with pytest.raises(throttle.Throttled):
+        throttle.move(alice)
+
+
+def test_every_limit_holds_over_any_window_and_says_honestly_how_long_to_wait(backend, clock):
+    # Bursts and pauses, on a grid of 50 ms so that events fall exactly on the edges of
+    # windows too; checked against the rule itself: an event goes through when fewer than
+    # the limit did in the ten seconds before it (that instant excluded).
+    limit, seconds, start = 30, 10, clock.at
+    rng = random.Random(42)
+    passed, step = [], 0
+    for _ in range(600):
+        step += rng.choice([0, 0, 0, 1, 2, 20, 60])
+        clock.at = start + step / 20
+        recent = [at for at in passed if at > clock.at - seconds]
+        try:
+            throttle.hit("test", "key", limit, seconds)
+            wait = 0
+        except throttle.Throttled as refused:
+            wait = refused.retry_after
+        if wait:
+            assert len(recent) >= limit, clock.at - start
+            # The wait ends when the oldest of those leaves the window: not sooner, not later.
+            assert wait == math.ceil(recent[-limit] + seconds - clock.at)
+        else:
+            assert len(recent) < limit, clock.at - start
+            passed.append(clock.at)
+    assert len(passed) > 3 * limit  # it let many through, and refused many (the bursts)
+    assert max(sum(at <= t < at + seconds for t in passed) for at in passed) == limit
+
+
+def test_moves_through_the_api_and_the_site_share_one_limit_over_any_window(
+    backend, clock, alice, bob, settings
+):
+    from tests.api.conftest import program, token_for
+
+    settings.MOVE_LIMIT_PER_10_SECONDS = 30
+    match = start(alice, bob, move_seconds=None)
+    api, site = program(token_for(alice)), Client()
+    site.force_login(alice)
+    stale = {"action": "pass", "version": 0}  # refused by the rules, after being counted
+    for _ in range(15):
+        assert (
+            api.post(f"/api/v1/matches/{match.pk}/move", stale, "application/json").status_code
+            == 409
+        )
+        assert site.post(reverse("match_act", args=[match.pk]), stale).status_code == 409
+    response = api.post(f"/api/v1/matches/{match.pk}/move", stale, "application/json")
+    assert response.status_code == 429 and response["Retry-After"] == "10"
+    clock.at += 1.5  # the next fixed window
+    response = site.post(reverse("match_act", args=[match.pk]), stale)
+    assert response.status_code == 429
+    assert "moving faster than anyone needs to: wait 9 seconds" in response.content.decode()
 
 
 def test_challenges_sent_over_and_over_are_refused_in_words_past_the_limit(settings, alice, bob):

@@ -1,13 +1,14 @@
-"""The account, ratings and history."""
+"""The account (its settings for bots too), ratings, history, and the bots online."""
 
 from __future__ import annotations
 
 from django.http import Http404
-from ninja import Router
+from ninja import Router, Schema
 
+from ... import services
 from ...db import selectors
 from .. import shapes
-from .common import READ
+from .common import PLAY, READ
 
 router = Router()
 
@@ -20,8 +21,34 @@ def account(request):
         **shapes.player(user),
         "rating": _rating(user),
         "record": selectors.record(user=user),
+        "bot_challenges": selectors.bots_may_challenge(user),
         "scopes": request.api_token.scope_list,
     }
+
+
+@router.post("/account/bot", auth=PLAY, tags=["account"])
+def bot_set(request):
+    """Make this account a bot account, for good (as the settings page's button): only an
+    account that has never played may (else 409 ``bot_has_matches``). A bot account plays
+    only through the API and is ranked on the bots' leaderboard."""
+    services.player_bot_set(user=request.user)
+    return _bot_settings(request.user)
+
+
+class BotChallengesIn(Schema):
+    allowed: bool
+
+
+@router.post("/account/bot-challenges", auth=PLAY, tags=["account"])
+def bot_challenges_set(request, payload: BotChallengesIn):
+    """Whether bot accounts may challenge this player (``{"allowed": true}``; off until
+    turned on), as the settings page's box "Bots may challenge me"."""
+    services.player_bot_challenges_set(user=request.user, allowed=payload.allowed)
+    return _bot_settings(request.user)
+
+
+def _bot_settings(user) -> dict:
+    return {**shapes.player(user), "bot_challenges": selectors.bots_may_challenge(user)}
 
 
 def _rating(user) -> dict:
@@ -77,4 +104,22 @@ def leaderboard(request, bots: bool = False):
             }
             for row in selectors.leaderboard(bots=bots)
         ]  # fmt: skip
+    }
+
+
+@router.get("/bots/online", auth=READ, tags=["account"])
+def bots_online(request):
+    """Bot accounts with an API stream or socket open now, best rated first (at most 200):
+    their rating, and whom they take challenges from (people always; bots if they let them)."""
+    return {
+        "bots": [
+            {
+                **shapes.player(row.user),
+                "rating": row.rating.value,
+                "display": row.rating.display,
+                "rated_matches": row.rating.rated_matches,
+                "challenges_from": {"people": row.from_people, "bots": row.from_bots},
+            }
+            for row in selectors.bots_online()
+        ]
     }

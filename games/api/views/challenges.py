@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from django.http import Http404
 from ninja import Router
+from pydantic import BaseModel, Field
 
 from ... import services
 from ...db import selectors
+from ...models import DeclineReason
 from ...web.forms import MatchCreateForm
 from ..feeds import challenge
 from .common import PLAY, READ, ChallengeIn, Id, answer, checked, form_data
@@ -44,8 +46,18 @@ def challenge_accept(request, challenge_id: Id):
     return answer(match, request.user)
 
 
+class DeclineIn(BaseModel):  # not a ninja Schema: a body that is not an object is refused
+    reason: str = Field(
+        DeclineReason.GENERIC.value,
+        description="Why the challenge is declined (ignored when withdrawing one's own)",
+        json_schema_extra={"enum": list(DeclineReason.values)},
+    )
+
+
 @router.post("/challenges/{int:challenge_id}/decline", auth=PLAY, tags=["challenges"])
-def challenge_decline(request, challenge_id: Id):
-    """Decline a challenge, or withdraw one's own."""
-    row = services.challenge_decline(user=request.user, challenge_id=challenge_id)
-    return {"id": row.pk, "status": row.status}
+def challenge_decline(request, challenge_id: Id, payload: DeclineIn | None = None):
+    """Decline a challenge, optionally saying why (``{"reason": "too_fast"}``; ``generic``
+    if not), or withdraw one's own."""
+    reason = payload.reason if payload is not None else DeclineReason.GENERIC
+    row = services.challenge_decline(user=request.user, challenge_id=challenge_id, reason=reason)
+    return {**challenge(row), "status": row.status, "decline_reason": row.decline_reason or None}

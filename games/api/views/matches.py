@@ -4,9 +4,11 @@ actions.
 
 from __future__ import annotations
 
+from django.http import JsonResponse
 from ninja import Router
 
 from ... import services
+from ...presentation import refusals
 from ...web.forms import ComputerMatchForm, MatchCreateForm
 from ...web.moves import move_submit
 from .. import shapes
@@ -61,8 +63,17 @@ def match_create_computer(request, payload: ComputerIn):
 @router.post("/matches/{int:match_id}/move", auth=PLAY, tags=["matches"])
 def move(request, match_id: Id, payload: MoveIn):
     """Make a move: ``{"action": "play:JH", "version": 12}``, the version being the match's
-    as the move was chosen (a stale one is refused with ``stale``)."""
-    moved = move_submit(user=request.user, match_id=match_id, data=payload.dict(), api=True)
+    as the move was chosen (a stale one is refused with ``stale``, 409, and ``state``: the
+    caller's view as ``GET matches/<id>/view`` answers it)."""
+    try:
+        moved = move_submit(user=request.user, match_id=match_id, data=payload.dict(), api=True)
+    except services.Conflict as refused:
+        if refused.code != "stale":
+            raise
+        # With the table as it is now (GET matches/<id>/view's answer): no second request.
+        state = answer(match_or_refused(request, match_id), request.user)
+        body = {"code": refused.code, "detail": refusals.words(refused), "state": state}
+        return JsonResponse(body, status=refusals.status(refused))
     return answer(moved.match, request.user)
 
 

@@ -3,7 +3,7 @@ each name lives in one of its modules:
 
     matches   open and active matches, versions, history, moves, the stored analysis
     players   records, ratings, the leaderboard, settings
-    connections  who is at a match, the task workers alive
+    connections  who is at a match, the bot accounts online, the task workers alive
     lobby     the lobby's lists and challenges
     limits    the caps on rated play between two players
     puzzles   the next puzzle, the day's puzzle, a player's answers
@@ -12,7 +12,9 @@ each name lives in one of its modules:
 
 from .connections import (
     PRESENCE_TIMEOUT,
+    BotOnline,
     Presence,
+    bots_online,
     live_workers,
     presence,
 )
@@ -34,6 +36,7 @@ from .matches import (
     match_analysis,
     match_history,
     match_just_started,
+    match_move_rows,
     match_moves,
     match_versions,
     my_active_matches,
@@ -70,9 +73,10 @@ __all__ = [
     "CHALLENGE_ANSWER_SHOWN", "HISTORY_PAGE_SIZE", "JUST_STARTED", "LEADERBOARD_MIN_MATCHES",
     "NEAREST",
     "LOBBY_OPEN_MATCHES", "LOBBY_WATCH_MATCHES", "PRESENCE_TIMEOUT",
-    "Presence", "bot_ids", "bots_may_challenge", "has_matches", "leaderboard",
+    "BotOnline", "Presence", "bot_ids", "bots_may_challenge", "bots_online", "has_matches",
+    "leaderboard",
     "live_workers", "lobby_lists", "lobby_mine", "lobby_open", "match_analysis", "match_history",
-    "match_just_started", "match_moves", "match_versions", "my_active_matches",
+    "match_just_started", "match_move_rows", "match_moves", "match_versions", "my_active_matches",
     "my_open_matches", "open_matches", "pending_challenges", "presence", "puzzle_attempt",
     "puzzle_daily", "puzzle_names_allowed", "puzzle_names_mine", "puzzle_next",
     "puzzle_rating_history", "puzzle_rating_of", "puzzle_source", "rated_today_capped",

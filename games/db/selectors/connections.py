@@ -1,4 +1,4 @@
-"""Who is at a match (its sockets), and the task workers alive."""
+"""Who is at a match (its sockets), the bot accounts online, and the task workers alive."""
 
 from __future__ import annotations
 
@@ -6,9 +6,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from ...models import Connection, WorkerBeat
+from ...models import Connection, PlayerRating, WorkerBeat
+from ...rating import INITIAL
 
 PRESENCE_TIMEOUT = timedelta(seconds=45)
 
@@ -41,6 +44,34 @@ def presence(*, match_ids: list[int]) -> dict[int, Presence]:
         match_id: Presence(frozenset(players[match_id]), min(watching[match_id], cap))
         for match_id in match_ids
     }
+
+
+@dataclass(frozen=True)
+class BotOnline:
+    """A bot account with an API stream open, its rating, and whom it takes challenges from:
+    people always (nothing refuses them), bots if it lets them (``bot_challenges``)."""
+
+    user: object
+    rating: PlayerRating
+    from_bots: bool
+    from_people: bool = True
+
+
+def bots_online(*, limit: int = 200) -> list[BotOnline]:
+    """Bot accounts with an API stream (http or websocket) open now, best rated first."""
+    since = timezone.now() - PRESENCE_TIMEOUT
+    streaming = Connection.objects.filter(kind=Connection.Kind.STREAM, seen_at__gte=since)
+    users = (
+        get_user_model()
+        .objects.filter(settings__bot=True, is_active=True, pk__in=streaming.values("user"))
+        .select_related("settings", "rating")
+        .order_by(Coalesce("rating__value", INITIAL).desc(), "username")[:limit]
+    )
+    found = []
+    for user in users:
+        rating = getattr(user, "rating", None) or PlayerRating(user=user)  # never rated yet
+        found.append(BotOnline(user, rating, from_bots=user.settings.bot_challenges))
+    return found
 
 
 def live_workers() -> int:

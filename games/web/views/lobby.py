@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from ... import services
 from ...db import selectors
-from ...models import Computer
+from ...models import Computer, DeclineReason
 from ...presentation import refusals
 from ..forms import ComputerMatchForm, FindOpponentForm, MatchCreateForm
 from .common import base_url, go_to, safe_target
@@ -127,9 +127,11 @@ def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
-    """Decline a challenge (or withdraw one's own); back to the page it was answered on."""
+    """Decline a challenge, with the reason chosen if any (or withdraw one's own); back to
+    the page it was answered on."""
+    reason = request.POST.get("reason") or DeclineReason.GENERIC
     try:
-        services.challenge_decline(user=request.user, challenge_id=challenge_id)
+        services.challenge_decline(user=request.user, challenge_id=challenge_id, reason=reason)
     except services.GameError as error:
         return _challenge_refused(request, error)
     return redirect(safe_target(request, request.POST.get("next", ""), reverse("lobby")))
