@@ -4,9 +4,15 @@ something changed (the same lean events the pages' sockets get: ``games.services
 
 A match's events carry its version. A client that reconnects with the last version it saw
 gets the moves made since (``Move.version``), then the match as it is: exactly what it
-missed. The stream http and the websocket carry the same events (``streams``)."""
+missed. A match's stream ends after the state that shows it over (``finished``); a player's
+hears when the opponent leaves the table and comes back (``opponent_events``). The stream
+http and the websocket carry the same events (``streams``)."""
 
 from __future__ import annotations
+
+import math
+
+from django.utils import timezone
 
 from .. import services
 from ..db import statements
@@ -61,6 +67,8 @@ class Feed:
     def changed(self) -> list[dict]:
         raise NotImplementedError
 
+    finished = False  # its last event is sent: the stream ends (a match's, once it is over)
+
     # The stream's life: a row while it is open (``Connection``, kind "stream"), for the cap
     # on an account's streams and, for a player's stream of their match, presence: the
     # opponent's board shows a program that follows the match as there, not away.
@@ -99,6 +107,8 @@ class MatchFeed(Feed):
         # The players as shown, read with the match once (and again if someone joins).
         self.player_ids: tuple | None = None
         self.players: list | None = None
+        # The opponent's absence as last told (gone, when the claim opens); None: not yet read.
+        self.opponent: tuple | None = None
 
     def on(self, event: dict | None) -> list[dict]:
         """The layer's news of the token and the player (the match's own changes come from
@@ -145,9 +155,42 @@ class MatchFeed(Feed):
                 if row.version > self.version
             ]
         self.version = match.version
+        self.finished = match.is_over
         state = table.once(("api", seat), lambda: self._state(match, seat, table.state))
         events.append(state)
         return events
+
+    def opponent_events(self, table) -> list[dict]:
+        """For a player of a match in play against a person: ``opponentGone`` when the
+        opponent's last page or stream on the match closes (``gone``, and when the caller may
+        claim the match: only without a clock, on the opponent's turn; ``match_claim``), again
+        when that time moves (a new turn), and with ``gone`` false when they come back. At
+        the opening only an absent opponent is news. From the room's ``table`` alone."""
+        match = table.match
+        seat = match.seat_of(self.user)
+        if seat is None or match.is_over or match.computer or table.state is None:
+            return []
+        opponent = match.player_ids[seat ^ 1]
+        if opponent is None:  # not joined yet
+            return []
+        gone = opponent not in table.present
+        opens = match.claim_opens_at if gone and table.state.turn == seat ^ 1 else None
+        told, self.opponent = self.opponent, (gone, opens)
+        if told == self.opponent or (told is None and not gone):
+            return []
+        wait = None
+        if opens is not None:  # rounded up, as the board counts it (``ending.clock_context``)
+            wait = max(0, math.ceil((opens - timezone.now()).total_seconds()))
+        return [
+            {
+                "type": "opponentGone",
+                "match_id": match.pk,
+                "version": match.version,
+                "gone": gone,
+                "claim_opens_at": opens and opens.isoformat(),
+                "claim_in_seconds": wait,
+            }
+        ]
 
     def _state(self, match: Match, seat: int | None, state) -> dict:
         return {
@@ -167,6 +210,8 @@ class MatchFeed(Feed):
         if match.closed_to(self.user):
             raise NotAllowed("not_open_to_watch")
         self.playing = match.seat_of(self.user) is not None
+        if self.version is not None and self.version >= match.version:
+            self.version = None  # nothing missed (or a version yet to come): the match as it is
         return self._since(match, moves)
 
     def changed(self) -> list[dict]:
@@ -188,6 +233,7 @@ class MatchFeed(Feed):
                 for row in missed
             ]
         self.version = match.version
+        self.finished = match.is_over
         events.append(
             {
                 "type": "state",
@@ -221,7 +267,9 @@ class AccountFeed(Feed):
         return [lobby_user_group(self.user.pk), *super().groups()]
 
     def start(self) -> list[dict]:
-        return self.changed()
+        """The account as it is: a ``matchStart`` for each match in play and a ``challenge``
+        for each pending; ``idle`` when there is none (a first event all the same)."""
+        return self.changed() or [{"type": "idle"}]
 
     def changed(self) -> list[dict]:
         events = []
@@ -240,12 +288,19 @@ class AccountFeed(Feed):
         self.matches = set(active)
         rows = {c.pk: c for c in pending["challenges_to_me"] + pending["challenges_from_me"]}
         for pk in sorted(rows.keys() - self.challenges):
-            events.append({"type": "challenge", "challenge": challenge(rows[pk])})
+            row = rows[pk]
+            event = {"type": "challenge", "direction": self._direction(row)}
+            events.append({**event, "challenge": challenge(row)})
         gone = Challenge.objects.filter(pk__in=self.challenges - rows.keys())
         for row in gone.order_by("pk"):
             events.append(
-                {"type": "challengeGone", "challenge_id": row.pk, "status": row.status,
-                 "match_id": row.match_id}
+                {"type": "challengeGone", "challenge_id": row.pk, "direction": self._direction(row),
+                 "status": row.status, "match_id": row.match_id,
+                 "decline_reason": row.decline_reason or None}
             )  # fmt: skip
         self.challenges = set(rows)
         return events
+
+    def _direction(self, row: Challenge) -> str:
+        """``in``: a challenge to this player; ``out``: one they sent."""
+        return "out" if row.challenger_id == self.user.pk else "in"

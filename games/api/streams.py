@@ -3,7 +3,9 @@ frames over a websocket; both run a ``Stream``. A match's stream subscribes to t
 room in this process (``games.realtime.room``), as the pages' sockets do, and takes each
 change from it; both kinds hear their token's revocation and their player's session checks
 on the channel layer, and the process's heartbeat checks the token and keeps a player's
-presence (``games.realtime.tables``)."""
+presence (``games.realtime.tables``). A stream sends its first events at once (``Feed.start``)
+and ends with a ``closed`` event: its token revoked, or its match over (``close_code``: the
+websocket's close code for each)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from django.utils import translation
 from .. import services
 from ..presentation import refusals
 from ..realtime.room import Gone, Mailbox
+from ..realtime.sockets import NOT_ALLOWED, NOT_LOGGED_IN
 from ..realtime.tables import Member, in_database, rooms
 from ..services.events import twice
 from .auth import Unauthorized, live_token
@@ -34,6 +37,14 @@ def line(event: dict) -> bytes:
 def closed_event(code: str) -> dict:
     """The last event of a stream that the server ends, in the player's words."""
     return {"type": "closed", "code": code, "detail": refusals.words(services.GameError(code))}
+
+
+NORMAL_CLOSURE = 1000  # RFC 6455: the purpose the connection was for is fulfilled
+
+
+def close_code(code: str) -> int:
+    """The websocket's close code after the ``closed`` event ``code``."""
+    return {"over": NORMAL_CLOSURE, "token_revoked": NOT_LOGGED_IN}.get(code, NOT_ALLOWED)
 
 
 class Stream(Member):
@@ -83,7 +94,11 @@ class Stream(Member):
     async def events(self) -> AsyncIterator[tuple[list[dict], bool]]:
         """Each batch of events to send, with whether it is a quiet heartbeat (the http
         stream then sends a blank line, so proxies and clients know it is alive). Ends after
-        a ``closed`` event."""
+        a ``closed`` event: ``over`` once the feed has sent the state that shows its match
+        over (at once if its first events did), or the one that ``Closed`` says."""
+        if self.feed.finished:
+            yield [self._closed("over")], False
+            return
         while True:
             kind, item = await self.inbox.get()
             try:
@@ -91,14 +106,21 @@ class Stream(Member):
                     events = self.feed.table_events(item)
                     if events is None:  # it missed more than the table holds
                         events = await in_database(_changed)(self.feed, self.language)
+                    events += self.feed.opponent_events(item)
                 else:
                     message = item if kind == "layer" else None
                     events = await in_database(_on)(self.feed, message, self.language)
             except Closed as closed:
-                with translation.override(self.language):
-                    yield [closed_event(closed.code)], False
+                yield [self._closed(closed.code)], False
+                return
+            if self.feed.finished:
+                yield [*events, self._closed("over")], False
                 return
             yield events, kind == "beat" and bool(item) and not events
+
+    def _closed(self, code: str) -> dict:
+        with translation.override(self.language):
+            return closed_event(code)
 
 
 def _on(feed: Feed, message: dict | None, language: str) -> list[dict]:
@@ -122,19 +144,21 @@ async def _presence(step, *args) -> None:
 
 async def ndjson(feed: Feed, first: list[dict], language: str) -> AsyncIterator[bytes]:
     """The http stream: ``first`` (read by the view, which refused the request if it had to,
-    and had the feed arrive), then every event until the client goes or the token is
-    revoked."""
+    and had the feed arrive) at once, with the headers, then every event until the client
+    goes or the stream ends (``Stream.events``)."""
     layer = get_channel_layer()
-    channel = await layer.new_channel()
     stream = Stream(feed, language)
-    hearing = None
+    hearing = channel = None
     try:
+        # First, so the headers leave now: what is said while the stream joins its groups,
+        # its catch-up brings (``Stream.open``).
+        for event in first:
+            yield line(event)
+        channel = await layer.new_channel()
         for group in feed.groups():
             with contextlib.suppress(Exception):  # the layer is down: heartbeats catch up
                 await twice(layer.group_add, group, channel)
         await stream.open()
-        for event in first:
-            yield line(event)
         hearing = asyncio.ensure_future(_hear(layer, channel, stream))
         async for events, quiet in stream.events():
             if quiet:
@@ -144,7 +168,7 @@ async def ndjson(feed: Feed, first: list[dict], language: str) -> AsyncIterator[
     finally:
         if hearing is not None:
             hearing.cancel()
-        for group in feed.groups():
+        for group in feed.groups() if channel else ():
             with contextlib.suppress(Exception):
                 await layer.group_discard(group, channel)
         await stream.close()

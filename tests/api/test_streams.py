@@ -42,9 +42,17 @@ class HttpStream:
 
     async def close(self) -> None:
         """The client goes: as the server does then, the read under way is cancelled (the
-        stream's own clean-up runs)."""
-        reading = asyncio.ensure_future(anext(self.lines))
-        await asyncio.sleep(0.05)
+        stream's own clean-up runs). Events still coming are read first: a read that one
+        ends is not under way, and the stream would be left suspended at its ``yield``."""
+        while True:
+            reading = asyncio.ensure_future(anext(self.lines))
+            await asyncio.sleep(0.05)
+            if not reading.done():
+                break
+            try:
+                reading.result()
+            except StopAsyncIteration:  # it ended by itself: its clean-up ran
+                return
         reading.cancel()
         with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
             await reading

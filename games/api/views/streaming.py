@@ -33,15 +33,19 @@ def _stream(feed, first: list[dict]) -> StreamingHttpResponse:
 @router.get("/stream/account", auth=STREAM, tags=["streams"])
 def stream_account(request):
     """The player's news as newline-delimited JSON: ``matchStart`` (also for each match in
-    play when the stream opens), ``matchFinish``, ``challenge`` and ``challengeGone``."""
+    play when the stream opens), ``matchFinish``, ``challenge`` and ``challengeGone`` (with
+    ``direction``: ``in``, to the player, or ``out``, from them). An account with nothing to
+    report as the stream opens gets ``idle`` first."""
     feed = AccountFeed(token=request.api_token)
     return _stream(feed, feed.start())
 
 
 @router.get("/stream/matches/{int:match_id}", auth=STREAM, tags=["streams"])
 def stream_match(request, match_id: Id, since: int | None = None):
-    """One match's changes as newline-delimited JSON: each ``move`` since ``since`` (the
-    last version the client saw: what it missed) and a ``state`` at every version, with the
-    caller's view. A ``closed`` event ends it (the token was revoked)."""
+    """One match's changes as newline-delimited JSON: the ``state`` first (after each
+    ``move`` since ``since``, the last version the client saw: what it missed), then each
+    move and the state at every version, with the caller's view. A player hears
+    ``opponentGone`` when the opponent leaves the table and comes back. A ``closed`` event
+    ends it: ``over`` after the state that shows the match over, or ``token_revoked``."""
     feed = MatchFeed(token=request.api_token, match_id=match_id, since=since)
     return _stream(feed, feed.start())
