@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "games.web.middleware.FreshCatalogues",
     "django.middleware.locale.LocaleMiddleware",
+    "games.api.cors.ApiCors",  # /api/v1/ only: after LocaleMiddleware, as its refusal is worded
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

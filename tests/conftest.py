@@ -27,6 +27,7 @@ LONGEST_FIRST = [
     "realtime/test_workers.py",
     "proof/test_fuzz.py",
     "api/test_reference_client.py",
+    "api/test_js_client.py",
     "realtime/test_servers.py",
     "proof/test_api_leaks.py",
     "proof/test_socket_fuzz.py",

@@ -1,7 +1,8 @@
 """The bearer token: who a request (or a stream) acts for, with what scopes, and how often.
 
-CSRF does not apply: a token is sent by the program itself in a header, never by a browser
-on its own, and the endpoints read no cookie."""
+CSRF does not apply: a token is sent by the program itself in a header (or, on a websocket,
+in a subprotocol: a browser's WebSocket cannot set a header), never by a browser on its own,
+and the endpoints read no cookie."""
 
 from __future__ import annotations
 
@@ -32,9 +33,32 @@ class Unauthorized(GameError):
     """No token, an unknown or revoked one, or one whose player may no longer log in."""
 
 
+# A websocket's client offers ``[SUBPROTOCOL, TOKEN_PROTOCOL + token]``; the server picks
+# SUBPROTOCOL, never the one with the secret (a browser fails a connection whose server picks
+# none of those it offered).
+SUBPROTOCOL = "euchre.v1"
+TOKEN_PROTOCOL = "euchre.token."  # noqa: S105 - a prefix, not a secret
+
+
 def token_from_header(value: str) -> str | None:
     scheme, _space, token = (value or "").partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def token_from_subprotocols(offered: list[str]) -> str | None:
+    """The token a websocket's client offered as the subprotocol ``euchre.token.<token>``."""
+    for protocol in offered:
+        if protocol.startswith(TOKEN_PROTOCOL) and len(protocol) > len(TOKEN_PROTOCOL):
+            return protocol.removeprefix(TOKEN_PROTOCOL)
+    return None
+
+
+def token_player(header: str) -> int | None:
+    """The id of the player whose live token an ``Authorization`` header carries (one read),
+    without counting a request against it."""
+    token = token_from_header(header)
+    row = statements.TOKEN_BY_DIGEST.first(token_digest(token)) if token else None
+    return row.user_id if row is not None else None
 
 
 def authenticate(token: str | None, scope: str) -> ApiToken:

@@ -1,7 +1,9 @@
 """``/api/v1/ws/account`` and ``/api/v1/ws/matches/<id>?since=<version>``: a feed's events as
-JSON frames (a ``streams.Stream``). Authenticated by the ``Authorization: Bearer`` header (no
-cookie, so no origin check); refusals accept the socket, send an error frame and close with the
-codes of ``games.realtime.sockets``. On a match's socket a player may also send moves,
+JSON frames (a ``streams.Stream``). Authenticated by the ``Authorization: Bearer`` header, or
+(a browser's WebSocket sets no header) by the subprotocols ``euchre.v1`` and
+``euchre.token.<token>``, the socket then speaking ``euchre.v1`` (no cookie, so no origin
+check); refusals accept the socket, send an error frame and close with the codes of
+``games.realtime.sockets``. On a match's socket a player may also send moves,
 ``{"action": "play:JH", "version": 12}``, through the same pipeline as the site's (a refused
 one gets an error frame); the new state comes back through the match's room."""
 
@@ -23,9 +25,15 @@ from ..realtime.tables import Table, in_database
 from ..services import throttle
 from ..services.events import twice
 from ..web.moves import Unreadable, frame_of, move_submit
-from .auth import stream_admit, stream_full, token_from_header
+from .auth import (
+    SUBPROTOCOL,
+    stream_admit,
+    stream_full,
+    token_from_header,
+    token_from_subprotocols,
+)
 from .feeds import AccountFeed, Feed, MatchFeed
-from .streams import Stream, authenticate_again, status_of
+from .streams import Stream, authenticate_again, close_code, status_of
 
 
 class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
@@ -33,8 +41,11 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         self.language = language_for_scope(self.scope)
         self.stream: Stream | None = None
         self.sending: asyncio.Task | None = None
-        await self.accept()
+        offered = self.scope.get("subprotocols") or []
+        # Chosen whatever the token: a refusal must reach a browser as an error frame.
+        await self.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
         token = token_from_header(_header(self.scope, b"authorization"))
+        token = token or token_from_subprotocols(offered)
         try:
             if stream_full(token):  # from memory: no database thread
                 raise services.TooOften("too_many_sockets")
@@ -84,8 +95,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         async for events, _quiet in self.stream.events():
             await self._send_events(events)
             if events and events[-1]["type"] == "closed":
-                revoked = events[-1]["code"] == "token_revoked"
-                await self.close(code=NOT_LOGGED_IN if revoked else NOT_ALLOWED)
+                await self.close(code=close_code(events[-1]["code"]))
                 return
 
     async def disconnect(self, code: int) -> None:

@@ -77,6 +77,10 @@ def _service_words() -> dict[str, str]:
         "no_such_match": _("There is no such match"),
         "no_such_puzzle": _("There is no such puzzle"),
         "bad_language": _("Choose one of the site's languages other than English."),
+        "api_origin_invalid": _(
+            "%(origin)s is not an origin: write the scheme (http or https), the host "
+            "and the port if any, nothing after them"
+        ),
         "no_such_message": _("The site has no such message: it may have changed since."),
         "no_such_suggestion": _("There is no such suggestion."),
         "suggestion_empty": _("Write the wording you suggest."),
@@ -148,6 +152,9 @@ def _service_words() -> dict[str, str]:
         "only_challenged_accepts": _("Only the challenged player can accept a challenge"),
         "challenge_closed": _("This challenge is no longer open"),
         "challenge_lapsed": _("This challenge has lapsed"),
+        "bad_decline_reason": _(
+            "“%(reason)s” is not a reason to decline a challenge: choose one from the list"
+        ),
         "no_hints": _(
             "Hints are only for casual matches against the computer: "
             "not in rated matches, nor between people"
@@ -188,6 +195,11 @@ def words(error: GameError | Throttled) -> str:
     if error.code == "bad_rules":  # the engine's own sentence (the forms offer valid options)
         return error.params["reason"]
     params = dict(error.params)
+    if error.code == "api_origins_too_many":
+        most = params["most"]
+        return ngettext("At most %(most)d origin.", "At most %(most)d origins.", most) % {
+            "most": most
+        }
     if error.code == "too_often":
         return _("Too many requests: wait %(wait)s") % {"wait": wait_words(params["seconds"])}
     if error.code == "claim_later":

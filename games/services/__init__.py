@@ -67,6 +67,7 @@ from .moderation import (
 )
 from .pairing import match_find
 from .players import (
+    player_api_origins_set,
     player_bot_challenges_set,
     player_bot_set,
     player_language_set,
@@ -91,6 +92,7 @@ __all__ = [
     "api_tokens_revoke_all",
     "api_token_revoke_moderated",
     "token_digest",
+    "player_api_origins_set",
     "player_bot_challenges_set",
     "player_puzzle_names_set",
     "player_bot_set",

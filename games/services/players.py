@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import logging
+import re
+from urllib.parse import urlsplit
+
+from django.core.cache import cache
 from django.db import transaction
 
+from .. import caches
 from ..db.selectors.matches import has_matches
-from ..errors import Conflict
+from ..errors import Conflict, GameError
 from ..models import PlayerSettings
 from .core import players_locked
+
+log = logging.getLogger(__name__)
+
+# How many web origins a player may allow to call the API with their tokens.
+API_ORIGINS_MOST = 10
+# The cache entry of every player's origins (``games.api.cors``), dropped when one changes.
+API_ORIGINS_KEY = "api:origins"
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+_HOST = re.compile(rf"{_LABEL}(?:\.{_LABEL})*")
 
 
 def player_language_set(*, user, language: str) -> None:
@@ -55,3 +70,62 @@ def player_bot_challenges_set(*, user, allowed: bool) -> None:
         PlayerSettings.objects.update_or_create(
             user=user, defaults={"bot_challenges": bool(allowed)}
         )
+
+
+def api_origin(text: str) -> str | None:
+    """``text`` as a browser writes it in an ``Origin`` header (``scheme://host[:port]``,
+    lower case, no default port), or None unless it is an http or https origin: a trailing
+    ``/`` is forgiven (an address bar's), a path, a query or a user name are not."""
+    try:
+        parts = urlsplit(text.strip())
+        port = parts.port
+        host = (parts.hostname or "").encode("idna").decode("ascii")
+    except (ValueError, UnicodeError):
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or parts.path not in ("", "/") or parts.query:
+        return None
+    if parts.fragment or "@" in parts.netloc or text.strip().endswith(("?", "#")) or port == 0:
+        return None
+    if "[" in parts.netloc:  # IPv6
+        if not re.fullmatch(r"[0-9a-f:.]+", host):
+            return None
+        host = f"[{host}]"
+    elif not _HOST.fullmatch(host):
+        return None
+    default = {"http": 80, "https": 443}[scheme]
+    return f"{scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
+
+
+def player_api_origins_set(*, user, origins: list[str]) -> list[str]:
+    """The web origins whose pages may call the API with ``user``'s tokens (CORS), replacing
+    those before: each an http or https ``scheme://host[:port]`` (kept as ``api_origin``
+    writes it, once), at most ``API_ORIGINS_MOST``. Returns them as stored."""
+    kept: list[str] = []
+    for text in origins:
+        origin = api_origin(text)
+        if origin is None:
+            raise GameError("api_origin_invalid", origin=text.strip()[:100])
+        if origin not in kept:
+            kept.append(origin)
+    if len(kept) > API_ORIGINS_MOST:
+        raise GameError("api_origins_too_many", most=API_ORIGINS_MOST)
+    with transaction.atomic():
+        PlayerSettings.objects.update_or_create(
+            user=user, defaults={"api_origins": "\n".join(kept)}
+        )
+        # Dropped now, and again with the commit: a reader may fill the entry in between from
+        # the rows as they were.
+        _api_origins_changed()
+        transaction.on_commit(_api_origins_changed)
+    return kept
+
+
+def _api_origins_changed() -> None:
+    try:
+        cache.delete(API_ORIGINS_KEY)
+    except Exception as error:  # the cache (Redis) is down: the entry lapses within a minute
+        log.warning("the API's origins were not dropped from the cache (%s)", error)
+
+
+caches.register("the API's origins", _api_origins_changed)

@@ -5,10 +5,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from ..db import selectors
 from ..i18n import names
 from ..models import ApiToken, Computer, Report
+from ..services.players import API_ORIGINS_MOST, api_origin
 
 
 class SignupForm(UserCreationForm):
@@ -177,3 +179,40 @@ class ApiTokenForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         label=_("It may"),
     )
+
+
+class ApiOriginsForm(forms.Form):
+    """The web pages (their origins) whose scripts may call the API with the player's tokens."""
+
+    origins = forms.CharField(
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "autocomplete": "off"}),
+        label=_("Web pages that may use my tokens"),
+        help_text=_(
+            "One origin a line, as https://example.com or http://localhost:8080: the scripts of "
+            "those pages may call the API with your tokens. Leave it empty for none."
+        ),
+    )
+
+    def clean_origins(self) -> list[str]:
+        lines = [line.strip() for line in self.cleaned_data["origins"].splitlines()]
+        origins, errors = [], []
+        for line in filter(None, lines):
+            origin = api_origin(line)
+            if origin is None:
+                errors.append(forms.ValidationError(
+                    _("%(origin)s is not an origin: write the scheme (http or https), the host "
+                      "and the port if any, nothing after them"),
+                    params={"origin": line[:100]},
+                ))  # fmt: skip
+            elif origin not in origins:
+                origins.append(origin)
+        if len(origins) > API_ORIGINS_MOST:
+            errors.append(forms.ValidationError(
+                ngettext_lazy("At most %(most)d origin.", "At most %(most)d origins.", "most"),
+                params={"most": API_ORIGINS_MOST},
+            ))  # fmt: skip
+        if errors:
+            raise forms.ValidationError(errors)
+        return origins

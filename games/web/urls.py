@@ -15,6 +15,7 @@ urlpatterns = [
     path(
         "settings/tokens/<id:token_id>/revoke", settings.api_token_revoke, name="api_token_revoke"
     ),
+    path("settings/api-origins", settings.api_origins_set, name="api_origins_set"),
     path("settings/bot", settings.bot_set, name="bot_set"),
     path("settings/bot-challenges", settings.bot_challenges_set, name="bot_challenges_set"),
     path("settings/puzzle-names", settings.puzzle_names_set, name="puzzle_names_set"),
@@ -49,6 +50,18 @@ urlpatterns = [
     path("matches/<match:match_id>/", match.match_detail, name="match_detail"),
     path("matches/<match:match_id>/board", match.match_board, name="match_board"),
     path("matches/<match:match_id>/replay", match.match_replay, name="match_replay"),
+    path(
+        "matches/<match:match_id>/record.json",
+        match.match_record,
+        {"extension": "json"},
+        name="match_record_json",
+    ),
+    path(
+        "matches/<match:match_id>/record.txt",
+        match.match_record,
+        {"extension": "txt"},
+        name="match_record_txt",
+    ),
     path("matches/<match:match_id>/act", match.match_act, name="match_act"),
     path("matches/<match:match_id>/hint", match.match_hint, name="match_hint"),
     path("matches/<match:match_id>/join", match.match_join, name="match_join"),

@@ -35,7 +35,8 @@ def test_the_services_raise_codes_not_words():
 @pytest.mark.parametrize("language", ["en", "so", "am"])
 def test_every_code_a_service_raises_has_words_in_each_language(language):
     facts = {"low": 10, "high": 3600, "player": "bob", "minutes": 1, "seconds": 5, "reason": "x",
-             "count": 30, "placeholders": "PLAYER"}  # fmt: skip
+             "count": 30, "placeholders": "PLAYER",
+             "origin": "ftp://x", "most": 10}  # fmt: skip
     facts["refusal"] = IllegalAction("It is not your turn", "not_your_turn")
     with translation.override(language):
         for code, params in raised_codes().items():

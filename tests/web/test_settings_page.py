@@ -144,6 +144,7 @@ def test_every_setting_is_on_the_settings_page_and_each_form_comes_back_to_it(al
         'data-action="create-token"',
         'data-action="become-bot"',
         'data-action="save-bot-challenges"',
+        'data-action="save-api-origins"',
     ):
         assert marker in page, marker
     assert page.count('id="language-choice"') == 1
@@ -162,6 +163,54 @@ def test_every_setting_is_on_the_settings_page_and_each_form_comes_back_to_it(al
     page = alice_page.get("/settings/").content.decode()
     assert 'data-theme="dark"' in page and 'lang="th"' in page
     assert 'data-action="sound" aria-pressed="true"' in page
+
+
+def test_a_player_lists_the_web_pages_that_may_use_their_tokens(alice, alice_page):
+    typed = "https://Alice.example/\n\n  http://localhost:8080 \nhttps://alice.example:443\n"
+    saved = alice_page.post("/settings/api-origins", {"origins": typed})
+    assert (saved.status_code, saved["Location"]) == (302, "/settings/")
+    stored = PlayerSettings.objects.get(user=alice).api_origins
+    assert stored == "https://alice.example\nhttp://localhost:8080"  # as a browser writes them
+    page = alice_page.get("/settings/").content.decode()
+    assert "https://alice.example\nhttp://localhost:8080</textarea>" in page
+    preflight = Client().options(
+        "/api/v1/account",
+        headers={"origin": "http://localhost:8080", "access-control-request-method": "GET"},
+    )
+    assert preflight["Access-Control-Allow-Origin"] == "http://localhost:8080"
+    alice_page.post("/settings/api-origins", {"origins": ""})
+    assert PlayerSettings.objects.get(user=alice).api_origins == ""
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "https://alice.example/play.html",
+        "alice.example",
+        "ftp://alice.example",
+        "null",
+        "https://me@alice.example",
+        "https://alice.example?x=1",
+        "https://alice.example:99999",
+    ],
+)
+def test_what_is_not_an_origin_is_refused_in_words(alice, alice_page, typed):
+    alice_page.post("/settings/api-origins", {"origins": "https://kept.example"})
+    refused = alice_page.post("/settings/api-origins", {"origins": f"http://ok.example\n{typed}"})
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert f"{typed} is not an origin" in page.replace("&amp;", "&").replace("&#x27;", "'")
+    assert PlayerSettings.objects.get(user=alice).api_origins == "https://kept.example"
+
+
+def test_at_most_ten_web_pages(alice, alice_page):
+    eleven = "\n".join(f"https://page{n}.example" for n in range(11))
+    refused = alice_page.post("/settings/api-origins", {"origins": eleven})
+    assert refused.status_code == 400 and "At most 10 origins" in refused.content.decode()
+    assert not PlayerSettings.objects.filter(user=alice).exclude(api_origins="").exists()
+    ten_twice = eleven.rsplit("\n", 1)[0] + "\nhttps://PAGE0.example/"  # the same one again
+    assert alice_page.post("/settings/api-origins", {"origins": ten_twice}).status_code == 302
+    assert len(PlayerSettings.objects.get(user=alice).api_origins.split()) == 10
 
 
 def test_the_match_page_links_to_the_settings(alice, bob, alice_page):

@@ -1,4 +1,5 @@
-"""A player's settings: language, sound, the table's look, API tokens and bot options."""
+"""A player's settings: language, sound, the table's look, API tokens (and the web pages
+that may use them) and bot options."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from django.views.decorators.http import require_POST, require_safe
 from ... import services
 from ...db import selectors
 from ...i18n import languages
-from ...models import ApiToken, Theme, is_bot
+from ...models import ApiToken, PlayerSettings, Theme, is_bot
 from ...presentation import refusals
+from ...services.players import player_api_origins_set
 from ..context_processors import SESSION_LOOK, table_look
-from ..forms import ApiTokenForm
+from ..forms import ApiOriginsForm, ApiTokenForm
 from .common import base_url, safe_target
 
 
@@ -92,9 +94,14 @@ def look_set(request: HttpRequest) -> HttpResponse:
 
 
 def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "",
-                   status: int = 200) -> HttpResponse:  # fmt: skip
+                   status: int = 200, origins_form: ApiOriginsForm | None = None,
+                   ) -> HttpResponse:  # fmt: skip
+    if origins_form is None:
+        origins = PlayerSettings.objects.filter(user=request.user).values_list("api_origins")
+        origins_form = ApiOriginsForm(initial={"origins": (origins.first() or ("",))[0]})
     context = {
         "form": form or ApiTokenForm(),
+        "origins_form": origins_form,
         "tokens": ApiToken.objects.filter(user=request.user, revoked_at__isnull=True),
         "new_token": new_token,
         "is_bot": is_bot(request.user),
@@ -150,6 +157,19 @@ def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
         messages.error(request, refusals.words(error))
     else:
         messages.success(request, _("The token is revoked: it no longer works."))
+    return redirect("settings")
+
+
+@login_required
+@require_POST
+def api_origins_set(request: HttpRequest) -> HttpResponse:
+    """The web pages (origins) whose scripts may call the API with this player's tokens: the
+    API answers their requests with CORS headers."""
+    form = ApiOriginsForm(request.POST)
+    if not form.is_valid():
+        return _settings_page(request, origins_form=form, status=400)
+    player_api_origins_set(user=request.user, origins=form.cleaned_data["origins"])
+    messages.success(request, _("Saved."))
     return redirect("settings")
 
 

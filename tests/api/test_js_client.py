@@ -1,0 +1,94 @@
+"""The JavaScript reference client (clients/js/euchre_bot.js, run by Node 20) plays whole
+matches against a live server: one against the medium computer (a real task worker makes its
+moves), and one against the Python reference client, two bot accounts in two processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from games import services
+from games.models import Challenge, Match, MatchStatus
+from tests.api.conftest import token_for
+from tests.api.test_reference_client import bot as python_bot
+from tests.conftest import missing
+from tests.servers import ROOT, Server, Worker, server_env
+
+pytestmark = pytest.mark.django_db(transaction=True)
+CLIENT = ROOT / "clients" / "js" / "euchre_bot.js"
+
+
+@pytest.fixture
+def node() -> str:
+    found = shutil.which("node") or "/usr/bin/node"
+    if not os.access(found, os.X_OK):
+        missing("node (Node 20)")
+    return found
+
+
+def js_bot(node: str, server: Server, token: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [node, str(CLIENT), "--url", server.url, *args],
+        env={"EUCHRE_TOKEN": token, "PATH": "/usr/bin:/bin"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_the_js_client_plays_a_whole_match_against_the_medium_computer(node, alice):
+    env = server_env(COMPUTER_MOVE_DELAY_SECONDS="0")
+    server, worker = Server(env).start(), Worker(env).start()
+    try:
+        process = js_bot(node, server, token_for(alice), "--computer", "medium", "--target", "5")
+        out, err = process.communicate(timeout=240)
+    finally:
+        worker.stop()
+        server.stop()
+    assert process.returncode == 0, err
+    result = json.loads(out.strip().splitlines()[-1])
+    match = Match.objects.get(pk=result["match"])
+    assert match.status == MatchStatus.FINISHED and match.computer == "medium"
+    assert match.player0 == alice or match.player1 == alice
+    assert max(match.snapshot["scores"]) >= 5 and result["winner"] in (0, 1)
+    assert result["scores"] == match.snapshot["scores"]
+
+
+def test_the_js_client_and_the_python_client_play_a_whole_match(node, alice, bob):
+    """Two bot accounts: the Python one challenges, the JavaScript one accepts, and each plays
+    from its own process until the match is over."""
+    services.player_bot_set(user=alice)
+    services.player_bot_set(user=bob)
+    services.player_bot_challenges_set(user=alice, allowed=True)
+    server = Server(server_env()).start()
+    js = js_bot(node, server, token_for(alice))
+    python = python_bot(server, token_for(bob))
+    try:
+        challenge = services.challenge_create(
+            user=bob, challenged=alice, target=5, move_seconds=None
+        )
+        deadline = time.monotonic() + 20
+        while (challenge := Challenge.objects.get(pk=challenge.pk)).match_id is None:
+            assert time.monotonic() < deadline, "the JavaScript bot did not accept the challenge"
+            assert js.poll() is None, js.stderr.read()
+            time.sleep(0.1)
+        deadline = time.monotonic() + 240
+        while (match := Match.objects.get(pk=challenge.match_id)).status == MatchStatus.ACTIVE:
+            assert time.monotonic() < deadline, "the match did not end"
+            assert js.poll() is None, js.stderr.read()
+            assert python.poll() is None, "the Python bot stopped"
+            time.sleep(0.2)
+    finally:
+        for process in (js, python):
+            process.terminate()
+            process.wait(timeout=10)
+        server.stop()
+    assert match.status == MatchStatus.FINISHED and match.end_reason == "played_out"
+    assert {match.player0, match.player1} == {alice, bob}
+    assert max(match.snapshot["scores"]) >= 5 and match.winner in (alice, bob)
+    assert set(match.moves.values_list("seat", flat=True)) == {0, 1}  # both played
