@@ -8,6 +8,7 @@ accepted one that is not in the catalogue yet.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -18,6 +19,8 @@ from ..errors import Conflict, GameError, NotFound, TooOften
 from ..i18n import catalogues
 from ..models import ModerationAction, TranslationSuggestion
 from .moderation import audit_record
+
+log = logging.getLogger(__name__)
 
 SUGGESTIONS_PER_HOUR = 30
 LONGEST = 2000
@@ -102,7 +105,11 @@ def translations_apply() -> int:
     count = 0
     for language, latest in by_language.items():
         changes = [(ctxt, msgid, s.text) for (ctxt, msgid), s in latest.items()]
-        written = catalogues.write_translations(language, changes)
+        try:
+            written = catalogues.write_translations(language, changes)
+        except OSError:  # a catalogue this process cannot write: left for update_catalogues
+            log.warning("accepted %s wording not written to its catalogue", language, exc_info=True)
+            continue
         ids = [s.pk for s in waiting if s.language == language]
         # A message gone from the catalogue cannot take it: marked too, so it is not tried again.
         TranslationSuggestion.objects.filter(pk__in=ids).update(applied_at=timezone.now())

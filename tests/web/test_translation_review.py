@@ -128,3 +128,31 @@ def test_only_players_review_and_only_moderators_answer(carol, alice):
     )
     suggestion.refresh_from_db()
     assert suggestion.status == TranslationSuggestion.Status.OPEN
+
+
+def test_a_catalogue_the_server_cannot_write_keeps_the_answer_for_later(
+    carol,
+    moderator,  # noqa: F811  (the fixture imported above)
+    own_catalogues,
+    django_capture_on_commit_callbacks,
+):
+    """The moderator's answer stands, the page answers, and update_catalogues writes it later."""
+    suggestion = services.translation_suggest(
+        author=carol, language="so", msgid="Leaderboard", text=LEADERBOARD_SO
+    )
+    compiled = own_catalogues / "so" / "LC_MESSAGES" / "django.mo"
+    compiled.unlink()
+    compiled.mkdir()  # not a file it can write
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = moderator.client.post(
+            "/admin/games/translationsuggestion/",
+            {"action": "accept_suggestions", "_selected_action": [suggestion.pk]},
+            follow=True,
+        )
+    assert answer.status_code == 200
+    suggestion.refresh_from_db()
+    assert suggestion.status == TranslationSuggestion.Status.ACCEPTED
+    assert suggestion.applied_at is None
+    compiled.rmdir()
+    assert services.translations_apply() == 1
+    assert catalogues.wording("so", "", "Leaderboard") == LEADERBOARD_SO
