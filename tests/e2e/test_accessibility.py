@@ -1,6 +1,7 @@
 """WCAG 2.1 AA, checked by axe-core (tests/e2e/axe/axe.min.js, MPL-2.0, see its LICENSE)
-inside the browser: every page a player meets, at desktop and phone widths, in the light and
-the dark theme (there, the rules about colour), in English and two other languages. No
+inside the browser: every page a player meets, at desktop and phone widths, in English and
+two other languages; in English in the dark theme too (there, the rules about colour: the
+theme changes colours and nothing else, the language words and nothing else). No
 serious or critical violation, and none of structure; the figures are printed (-s shows them)
 and written to artifacts/axe.json."""
 
@@ -19,7 +20,7 @@ from games.models import MatchAnalysis, Puzzle
 from tests.e2e.conftest import ROOT, shot
 from tests.matches import play_to_the_end, start
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
 
 AXE = Path(__file__).parent / "axe" / "axe.min.js"
 WIDTHS = {"desktop": (1280, 900), "phone": (375, 812)}
@@ -131,7 +132,7 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
                 page.goto(live_server_url + path)
                 for width, (wide, high) in WIDTHS.items():  # one load, both widths and themes
                     page.set_viewport_size({"width": wide, "height": high})
-                    for theme in THEMES:
+                    for theme in THEMES if code == "en" else THEMES[:1]:
                         page.emulate_media(color_scheme=theme, reduced_motion="reduce")
                         where = (code, width, theme, name)
                         rules = TAGS if theme == "light" else COLOUR_RULES
@@ -154,7 +155,7 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
     (ROOT / "artifacts").mkdir(exist_ok=True)
     (ROOT / "artifacts" / "axe.json").write_text(json.dumps({**figures, "violations": found}))
     pages = len(anonymous) + len(as_alice) + 1
-    assert audited == len(LANGUAGES) * len(WIDTHS) * len(THEMES) * pages
+    assert audited == (len(LANGUAGES) + len(THEMES) - 1) * len(WIDTHS) * pages
     assert not serious, json.dumps(serious, indent=1, ensure_ascii=False)  # the issue's bar
 
 

@@ -11,7 +11,7 @@ from django.conf import settings
 
 from tests.e2e.test_accessibility import AXE, RUN, TAGS
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
 
 WIDE, HIGH = 375, 667
 
@@ -58,6 +58,7 @@ def test_a_newcomer_completes_the_guided_hand_on_a_phone(live_server_url, new_pa
     page.goto(live_server_url + "/")
     page.click("[data-learn]")
     page.wait_for_selector("#board .felt [data-move]")
+    page.wait_for_load_state()  # its scripts have run (a slow machine: the table is parsed first)
     assert (page.locator("h1").inner_text() == "Learn in one hand") == (code == "en")
     first = page.locator("[data-guide-line]").first.inner_text()
     assert first and (("upcard" in first) == (code == "en"))
