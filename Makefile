@@ -16,7 +16,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 E2E_WORKERS ?= 2
 # The browser tests `make test` runs: all of them. CI's pass with the embedded engines narrows
-# it to those whose engines matter (E2E_MARK="e2e and not pages"; see .ci/run).
+# it to those of the real-time path (E2E_MARK="e2e and engines"; see .ci/run).
 E2E_MARK ?= e2e
 
 .PHONY: run test lint format bench clean superuser

@@ -20,7 +20,7 @@ from games.models import MatchAnalysis, Puzzle
 from tests.e2e.conftest import ROOT, shot
 from tests.matches import play_to_the_end, start
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 AXE = Path(__file__).parent / "axe" / "axe.min.js"
 WIDTHS = {"desktop": (1280, 900), "phone": (375, 812)}

@@ -11,7 +11,7 @@ from games.models import MatchAnalysis
 from tests.e2e.conftest import ROOT, TAKE_SCREENSHOTS
 from tests.matches import play_to_the_end, start
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_the_replay_shows_the_analysis_after_the_worker_has_run(

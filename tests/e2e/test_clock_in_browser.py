@@ -13,7 +13,7 @@ from tests.e2e.conftest import shot
 from tests.matches import both_acted, start
 from tests.tasks import age
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engines]
 
 
 def seconds_shown(text: str) -> int:

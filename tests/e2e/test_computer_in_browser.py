@@ -10,7 +10,7 @@ from games.models import Match, Move
 from tests.e2e.conftest import shot
 from tests.e2e.test_play_in_browser import PREFERRED, trump_was_made
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engines]
 
 
 def test_a_whole_hand_against_the_hard_computer_without_a_reload(live_server_url, new_page, alice):

@@ -22,7 +22,7 @@ from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, shot
 from tests.e2e.test_table_in_browser import BUDGET, collected_server, transferred, until
 from tests.matches import start
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 LATIN_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 # Each language's script (its Unicode name), the family that draws it and the family's file.

@@ -32,7 +32,7 @@ from tests.e2e.conftest import shot as screenshot
 from tests.e2e.test_table_in_browser import WATCH_SHIFTS
 from tests.matches import start
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 # English, Thai and Burmese each at a desktop and a phone size (two of each size), and the
 # narrowest and widest screens the site is made for in the other three (the longest words:

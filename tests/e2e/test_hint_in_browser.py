@@ -7,7 +7,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games import services
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_the_hint_button_shows_the_computers_choice_and_why(live_server_url, new_page, alice):

@@ -9,7 +9,7 @@ from games.models import PlayerSettings
 from tests.e2e.conftest import shot
 from tests.matches import play_to_the_end, start
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.mark.parametrize("code", ["my", "en"])

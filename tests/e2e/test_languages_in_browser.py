@@ -10,7 +10,7 @@ from django.utils import translation
 from tests.e2e.conftest import shot
 from tests.matches import start
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
+pytestmark = pytest.mark.django_db(transaction=True)
 OFFERED = [code for code, _name in settings.LANGUAGES]
 
 

@@ -11,7 +11,7 @@ from django.conf import settings
 
 from tests.e2e.test_accessibility import AXE, RUN, TAGS
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 WIDE, HIGH = 375, 667
 

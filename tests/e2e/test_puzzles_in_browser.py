@@ -13,7 +13,7 @@ from games.models import Puzzle, PuzzleRating
 from tests.e2e.conftest import ROOT, TAKE_SCREENSHOTS
 from tests.matches import play_to_the_end, start
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 SHOTS = ROOT / "artifacts" / "screenshots" / "puzzles"
 

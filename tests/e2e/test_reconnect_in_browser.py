@@ -13,7 +13,7 @@ from games.engine import legal_actions
 from games.models import Match
 from tests.servers import Server, free_port, server_env
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engines]
 
 
 def test_a_dropped_connection_shows_offline_then_reconnects_and_resynchronises(

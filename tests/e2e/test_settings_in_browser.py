@@ -9,7 +9,7 @@ import pytest
 from tests.e2e.conftest import shot
 from tests.matches import start
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (375, 667)])

@@ -26,7 +26,7 @@ from tests.e2e.test_computer_in_browser import play_against_the_computer
 from tests.matches import play_to_the_end, start
 from tests.servers import Server, server_env
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 SIZES = {"desktop": (1280, 800), "phone": (375, 667)}
 SHOTS = Path(os.environ.get("TABLE_SHOTS", ROOT / "artifacts" / "table"))

@@ -12,7 +12,7 @@ from games.models import TranslationSuggestion
 from tests.e2e.conftest import ROOT
 from tests.servers import Server, server_env
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pages]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 BETTER = "Kala sarreynta ciyaartoyda"
 

@@ -17,7 +17,7 @@ from games.models import Match, MatchStatus
 from tests.e2e.test_play_in_browser import act_once
 from tests.matches import start
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engines]
 
 # From the page's first board on: whether the result has been seen, and every frame after
 # that in which it was not (or the last trick was back on the felt).
