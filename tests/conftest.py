@@ -90,6 +90,16 @@ def fresh_cache(settings, request):
 
 
 @pytest.fixture(autouse=True)
+def api_contract(monkeypatch):
+    # Every answer of /api/v1/ a test client gets is checked against the published schema
+    # (tests/api/contract.py): a field, a status or a code the schema does not name fails
+    # the test that saw it.
+    from tests.api import contract
+
+    contract.watch(monkeypatch)
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # The real hasher takes about half a second a password by design; tests make dozens.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -5,7 +5,8 @@ JSON frames (a ``streams.Stream``). Authenticated by the ``Authorization: Bearer
 check); refusals accept the socket, send an error frame and close with the codes of
 ``games.realtime.sockets``. On a match's socket a player may also send moves,
 ``{"action": "play:JH", "version": 12}``, through the same pipeline as the site's (a refused
-one gets an error frame); the new state comes back through the match's room."""
+one gets an error frame, a stale one with the match now); the new state comes back through
+the match's room."""
 
 from __future__ import annotations
 
@@ -19,12 +20,14 @@ from django.utils.translation import gettext_lazy as _
 
 from .. import services
 from ..i18n.languages import language_for_scope
+from ..models import Match
 from ..presentation import refusals
 from ..realtime.sockets import NO_SUCH_MATCH, NOT_ALLOWED, NOT_LOGGED_IN, TOO_MANY, Dispatch
 from ..realtime.tables import Table, in_database
 from ..services import throttle
 from ..services.events import twice
 from ..web.moves import Unreadable, frame_of, move_submit
+from . import shapes
 from .auth import (
     SUBPROTOCOL,
     stream_admit,
@@ -154,7 +157,10 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
                 return None, {"code": "too_many", "detail": refusals.words(refused),
                               "retry_after": refused.retry_after}  # fmt: skip
             except services.GameError as refused:
-                return None, {"code": refused.code, "detail": refusals.words(refused)}
+                error = {"code": refused.code, "detail": refusals.words(refused)}
+                if refused.code == "stale":  # with the match now, as the http 409 has it
+                    error["state"] = _match_now(feed)
+                return None, error
         return Table.after(moved, before, before.match.ratings if before else None), None
 
     async def _error(self, error: dict) -> None:
@@ -164,6 +170,12 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
                 **{k: str(v) if k == "detail" else v for k, v in error.items()},
             }
         await self.send(text_data=json.dumps(frame))
+
+
+def _match_now(feed: Feed) -> dict:
+    """The match as its player sees it now (``GET matches/<id>/view``'s answer)."""
+    related = Match.objects.select_related("player0", "player1", "winner")
+    return shapes.match_for(related.get(pk=feed.match_id), feed.user)
 
 
 def _header(scope, name: bytes) -> str:

@@ -86,7 +86,8 @@ def _content(body: dict, components: dict) -> list[dict]:
 
 def reference(schema: dict) -> dict:
     """The page's context: the API's description and its operations, in the schema's order,
-    then the shapes its answers use."""
+    its websockets (``x-websockets``: each one's events, what it takes, its close codes), then
+    the shapes they all use."""
     components = schema.get("components", {}).get("schemas", {})
     operations = []
     for path, methods in schema.get("paths", {}).items():
@@ -125,11 +126,23 @@ def reference(schema: dict) -> dict:
          "type": type_words(s) if "properties" not in s else "object"}
         for name, s in components.items()
     ]  # fmt: skip
+    sockets = [
+        {
+            "path": socket["path"],
+            "about": text(socket.get("description")),
+            "events": [_name(e["$ref"]) for e in socket["events"].get("oneOf", [])],
+            "sends": _name(socket["sends"]["$ref"]) if socket.get("sends") else "",
+            "errors": _name(socket["errors"]["$ref"]),
+            "close_codes": [(code, text(about)) for code, about in socket["close_codes"].items()],
+        }
+        for socket in schema.get("x-websockets", [])
+    ]
     info = schema.get("info", {})
     return {
         "title": info.get("title", ""),
         "version": info.get("version", ""),
         "about": text(info.get("description")),
         "operations": operations,
+        "sockets": sockets,
         "shapes": shapes,
     }

@@ -180,6 +180,18 @@ def _service_words() -> dict[str, str]:
     }
 
 
+def rule_codes() -> list[str]:
+    """The rules' reasons for refusing a move (an ``illegal`` refusal's ``reason``)."""
+    special = ["wrong_phase", "must_follow", "card_not_held", "unknown"]
+    return special + ["match_over", "not_an_action", "not_your_turn", "dealer_must_take_up",
+                      "turned_down", "must_name", "no_such_seat"]  # fmt: skip
+
+
+def service_codes() -> list[str]:
+    """The codes of the services' refusals that have words here (the API's schema lists them)."""
+    return list(_service_words())
+
+
 def words(error: GameError | Throttled) -> str:
     """What to tell the player about a service's refusal (or a rate limit's, worded when it
     was counted), in the active language."""

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 from games import services
 from games.engine import legal_actions
@@ -136,7 +137,7 @@ def test_move_refusals_are_json_with_the_players_words(alice, bob, alice_api, ca
     json = "application/json"
     body = refused(waiter.post(url, {"action": "pass", "version": match.version}, json), 400,
                    "illegal")  # fmt: skip
-    assert body["detail"] == "It is not your turn"
+    assert body["detail"] == "It is not your turn" and body["reason"] == "not_your_turn"
     refused(mover.post(url, {"action": "pass", "version": 999}, json), 409, "stale")
     refused(mover.post(url, {"action": "play:ZZ", "version": match.version}, json), 400,
             "illegal")  # fmt: skip
@@ -243,6 +244,17 @@ def test_the_schema_and_the_docs_page(client):
     for path, methods in schema["paths"].items():  # every operation, from the same schema
         for method in methods:
             assert f"<code>{method.upper()} {path}</code>" in html
+    # Each operation's answers by status, with the shape each one has.
+    move = html.split("<code>POST /api/v1/matches/{match_id}/move</code></h2>")[1].split("<h2")[0]
+    assert "<dt><code>409</code></dt>" in move and "MatchAndView" in move and "Error" in move
+    for socket in schema["x-websockets"]:  # the websockets: events, frames, close codes
+        heading = f"<code>WEBSOCKET {escape(socket['path'])}</code></h2>"
+        shown = html.split(heading)[1].split("<h2")[0]
+        assert "Close codes" in shown and "<dt><code>4401</code></dt>" in shown
+        for event in socket["events"]["oneOf"]:
+            name = event["$ref"].rsplit("/", 1)[1]
+            assert f'href="#shape-{name}"' in shown and f'id="shape-{name}"' in html
+    assert 'id="shape-ErrorFrame"' in html and "not_your_turn" in html  # the rules' reasons
 
 
 def test_challenges_made_accepted_and_declined_through_the_api(alice, bob, alice_api, bob_api):

@@ -18,6 +18,7 @@ from euchre_site.asgi import application
 from games import services
 from games.engine import legal_actions
 from games.models import Connection, Match, MatchStatus
+from tests.api import contract
 from tests.api.conftest import token_for
 from tests.matches import start
 
@@ -30,6 +31,7 @@ class HttpStream:
 
     def __init__(self, response):
         self.response = response
+        self.path = contract.request_of(response)[1]
         self.lines = aiter(response.streaming_content)
         self.buffer = b""
 
@@ -38,7 +40,7 @@ class HttpStream:
             self.buffer += await asyncio.wait_for(anext(self.lines), timeout)
         self.buffer = self.buffer.lstrip(b"\n")
         line, self.buffer = self.buffer.split(b"\n", 1)
-        return json.loads(line)
+        return contract.checked(self.path, json.loads(line))
 
     async def close(self) -> None:
         """The client goes: as the server does then, the read under way is cancelled (the
@@ -66,11 +68,13 @@ async def http_stream(token: str, path: str) -> HttpStream:
 
 
 class SocketStream:
-    def __init__(self, communicator: WebsocketCommunicator):
+    def __init__(self, communicator: WebsocketCommunicator, path: str):
         self.communicator = communicator
+        self.path = path
 
     async def next(self, timeout: float = 5) -> dict:
-        return json.loads(await self.communicator.receive_from(timeout=timeout))
+        frame = json.loads(await self.communicator.receive_from(timeout=timeout))
+        return contract.checked(self.path, frame)
 
     async def close(self) -> None:
         await self.communicator.disconnect()
@@ -81,7 +85,7 @@ async def socket_stream(token: str, path: str) -> SocketStream:
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect()
     assert connected
-    return SocketStream(communicator)
+    return SocketStream(communicator, path.split("?")[0])
 
 
 async def open_stream(kind: str, token: str, path: str):
@@ -251,6 +255,9 @@ async def test_a_websocket_takes_moves_and_refuses_what_it_must(alice, bob):
     await stream.communicator.send_to(text_data=json.dumps({"action": action, "version": 0}))
     refused = await until(stream, "error")
     assert refused["code"] == "stale" and refused["detail"]
+    # With the match now, as the http 409 has it: no second request to learn the version.
+    assert refused["state"]["match"]["version"] == match.version
+    assert refused["state"]["view"]["legal_actions"] == [str(a) for a in legal_actions(match.state)]
     await stream.communicator.send_to(
         text_data=json.dumps({"action": action, "version": match.version})
     )

@@ -15,6 +15,7 @@ from ... import services
 from ...presentation import refusals
 from ...services import throttle
 from ...web.moves import Unreadable
+from .. import schemas
 from ..auth import Unauthorized
 from .common import FormRefused
 
@@ -32,6 +33,16 @@ whatever its tokens."""
 
 
 class _Api(NinjaAPI):
+    def get_openapi_schema(self, *args, **kwargs):
+        """Ninja's schema with the answers' shapes (``schemas``: every operation's
+        ``openapi_extra`` names them) and the websockets."""
+        schema = super().get_openapi_schema(*args, **kwargs)
+        found = schema.setdefault("components", {}).setdefault("schemas", {})
+        for name, shape in schemas.components().items():
+            found.setdefault(name, shape)
+        schema["x-websockets"] = schemas.websockets()
+        return schema
+
     def get_openapi_operation_id(self, operation) -> str:
         # The ids the schema has always published, from before the endpoints were split into
         # modules by resource: programs generated from it keep working.
@@ -55,7 +66,10 @@ def _error(code: str, detail: str, status: int, **extra) -> JsonResponse:
 @api.exception_handler(services.GameError)
 def _refused(request, error: services.GameError):
     status = 401 if isinstance(error, Unauthorized) else refusals.status(error)
-    response = _error(error.code, refusals.words(error), status)
+    extra = {}
+    if error.code == "illegal":  # which rule: the words say it to a person, this to a program
+        extra["reason"] = error.params["refusal"].code
+    response = _error(error.code, refusals.words(error), status, **extra)
     if status == 401:
         response["WWW-Authenticate"] = "Bearer"
     return response

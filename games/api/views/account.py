@@ -8,12 +8,13 @@ from ninja import Router, Schema
 from ... import services
 from ...db import selectors
 from .. import shapes
+from ..schemas import Account, BotSettings, BotsOnline, History, Leaderboard, PublicPlayer, answers
 from .common import PLAY, READ
 
 router = Router()
 
 
-@router.get("/account", auth=READ, tags=["account"])
+@router.get("/account", auth=READ, tags=["account"], openapi_extra=answers(Account))
 def account(request):
     """The token's player: name, bot or not, rating, record, and the token's scopes."""
     user = request.user
@@ -26,7 +27,9 @@ def account(request):
     }
 
 
-@router.post("/account/bot", auth=PLAY, tags=["account"])
+@router.post(
+    "/account/bot", auth=PLAY, tags=["account"], openapi_extra=answers(BotSettings, 403, 409)
+)
 def bot_set(request):
     """Make this account a bot account, for good (as the settings page's button): only an
     account that has never played may (else 409 ``bot_has_matches``). A bot account plays
@@ -39,7 +42,12 @@ class BotChallengesIn(Schema):
     allowed: bool
 
 
-@router.post("/account/bot-challenges", auth=PLAY, tags=["account"])
+@router.post(
+    "/account/bot-challenges",
+    auth=PLAY,
+    tags=["account"],
+    openapi_extra=answers(BotSettings, 400, 403),
+)
 def bot_challenges_set(request, payload: BotChallengesIn):
     """Whether bot accounts may challenge this player (``{"allowed": true}``; off until
     turned on), as the settings page's box "Bots may challenge me"."""
@@ -59,7 +67,7 @@ def _rating(user) -> dict:
     }  # fmt: skip
 
 
-@router.get("/account/history", auth=READ, tags=["account"])
+@router.get("/account/history", auth=READ, tags=["account"], openapi_extra=answers(History))
 def history(request, page: int = 1, opponent: str = "", result: str = "", kind: str = ""):
     """The player's ended matches, newest first, 20 a page."""
     page = min(max(1, page), 100_000)
@@ -76,7 +84,9 @@ def history(request, page: int = 1, opponent: str = "", result: str = "", kind: 
     }
 
 
-@router.get("/users/{username}", auth=READ, tags=["account"])
+@router.get(
+    "/users/{username}", auth=READ, tags=["account"], openapi_extra=answers(PublicPlayer, 404)
+)
 def user(request, username: str):
     """Another player's public record: rating and results."""
     found = selectors.user_by_name(username)
@@ -89,7 +99,7 @@ def user(request, username: str):
     }
 
 
-@router.get("/leaderboard", auth=READ, tags=["account"])
+@router.get("/leaderboard", auth=READ, tags=["account"], openapi_extra=answers(Leaderboard))
 def leaderboard(request, bots: bool = False):
     """The leaderboard of people, or (``bots``) the bot accounts' own."""
     return {
@@ -107,7 +117,7 @@ def leaderboard(request, bots: bool = False):
     }
 
 
-@router.get("/bots/online", auth=READ, tags=["account"])
+@router.get("/bots/online", auth=READ, tags=["account"], openapi_extra=answers(BotsOnline))
 def bots_online(request):
     """Bot accounts with an API stream or socket open now, best rated first (at most 200):
     their rating, and whom they take challenges from (people always; bots if they let them)."""

@@ -11,12 +11,13 @@ from ...db import selectors
 from ...models import DeclineReason
 from ...web.forms import MatchCreateForm
 from ..feeds import challenge
+from ..schemas import Challenge, ChallengeAnswered, Challenges, MatchAndView, answers
 from .common import PLAY, READ, ChallengeIn, Id, answer, checked, form_data
 
 router = Router()
 
 
-@router.get("/challenges", auth=READ, tags=["challenges"])
+@router.get("/challenges", auth=READ, tags=["challenges"], openapi_extra=answers(Challenges))
 def challenges(request):
     """Challenges waiting for the player's answer, and theirs waiting for others'."""
     pending = selectors.pending_challenges(user=request.user)
@@ -26,7 +27,12 @@ def challenges(request):
     }
 
 
-@router.post("/challenges", auth=PLAY, tags=["challenges"])
+@router.post(
+    "/challenges",
+    auth=PLAY,
+    tags=["challenges"],
+    openapi_extra=answers(Challenge, 400, 403, 404, 409),
+)
 def challenge_create(request, payload: ChallengeIn):
     """Challenge a player by name, with the options of a match."""
     challenged = selectors.user_by_name(payload.username)
@@ -39,7 +45,12 @@ def challenge_create(request, payload: ChallengeIn):
     return challenge(row)
 
 
-@router.post("/challenges/{int:challenge_id}/accept", auth=PLAY, tags=["challenges"])
+@router.post(
+    "/challenges/{int:challenge_id}/accept",
+    auth=PLAY,
+    tags=["challenges"],
+    openapi_extra=answers(MatchAndView, 403, 404, 409),
+)
 def challenge_accept(request, challenge_id: Id):
     """Accept a challenge: the match starts."""
     match = services.challenge_accept(user=request.user, challenge_id=challenge_id)
@@ -54,7 +65,12 @@ class DeclineIn(BaseModel):  # not a ninja Schema: a body that is not an object 
     )
 
 
-@router.post("/challenges/{int:challenge_id}/decline", auth=PLAY, tags=["challenges"])
+@router.post(
+    "/challenges/{int:challenge_id}/decline",
+    auth=PLAY,
+    tags=["challenges"],
+    openapi_extra=answers(ChallengeAnswered, 400, 403, 404, 409),
+)
 def challenge_decline(request, challenge_id: Id, payload: DeclineIn | None = None):
     """Decline a challenge, optionally saying why (``{"reason": "too_fast"}``; ``generic``
     if not), or withdraw one's own."""

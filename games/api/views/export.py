@@ -12,6 +12,7 @@ from ninja import Field, Router, Schema, Status
 from ...db import selectors
 from ...models import EndReason
 from ...presentation import export
+from ..schemas import refusals_of
 from .common import READ, Id, match_or_refused
 
 router = Router()
@@ -116,7 +117,9 @@ class RecordRefused(Schema):
     auth=READ,
     tags=["matches"],
     response={200: Record, 403: RecordRefused, 404: RecordRefused, 409: RecordRefused},
-    openapi_extra={"responses": {200: {"content": {"text/plain": TEXT_CONTENT}}}},
+    openapi_extra={
+        "responses": {200: {"content": {"text/plain": TEXT_CONTENT}}, **refusals_of(404, 409)}
+    },
 )
 def match_export(
     request, response: HttpResponse, match_id: Id, format: Literal["json", "text"] | None = None

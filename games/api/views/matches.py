@@ -12,6 +12,7 @@ from ...presentation import refusals
 from ...web.forms import ComputerMatchForm, MatchCreateForm
 from ...web.moves import move_submit
 from .. import shapes
+from ..schemas import MatchAndView, MatchWatched, answers
 from .common import (
     PLAY,
     READ,
@@ -28,7 +29,12 @@ from .common import (
 router = Router()
 
 
-@router.get("/matches/{int:match_id}", auth=READ, tags=["matches"])
+@router.get(
+    "/matches/{int:match_id}",
+    auth=READ,
+    tags=["matches"],
+    openapi_extra=answers(MatchWatched, 403, 404),
+)
 def match_public(request, match_id: Id):
     """A match as anyone who may watch it sees it: the spectator's view (no hand, no stock,
     no seed until it is over)."""
@@ -36,7 +42,12 @@ def match_public(request, match_id: Id):
     return {"match": shapes.match_public(match), "view": shapes.match_view(match, None)}
 
 
-@router.get("/matches/{int:match_id}/view", auth=READ, tags=["matches"])
+@router.get(
+    "/matches/{int:match_id}/view",
+    auth=READ,
+    tags=["matches"],
+    openapi_extra=answers(MatchAndView, 403, 404),
+)
 def match_view(request, match_id: Id):
     """The caller's own view of a match they play: their hand and what they may do
     (``view.legal_actions``) at ``match.version``."""
@@ -46,21 +57,33 @@ def match_view(request, match_id: Id):
     return answer(match, request.user)
 
 
-@router.post("/matches", auth=PLAY, tags=["matches"])
+@router.post(
+    "/matches", auth=PLAY, tags=["matches"], openapi_extra=answers(MatchAndView, 400, 403, 409)
+)
 def match_create(request, payload: MatchIn):
     """Open a match that waits for an opponent (as the lobby's form)."""
     options = checked(MatchCreateForm(form_data(payload)))
     return answer(services.match_create(user=request.user, **options), request.user)
 
 
-@router.post("/matches/computer", auth=PLAY, tags=["matches"])
+@router.post(
+    "/matches/computer",
+    auth=PLAY,
+    tags=["matches"],
+    openapi_extra=answers(MatchAndView, 400, 403, 409),
+)
 def match_create_computer(request, payload: ComputerIn):
     """Play the computer (easy, medium or hard): the match starts at once, casual."""
     options = checked(ComputerMatchForm(form_data(payload)))
     return answer(services.match_create_computer(user=request.user, **options), request.user)
 
 
-@router.post("/matches/{int:match_id}/move", auth=PLAY, tags=["matches"])
+@router.post(
+    "/matches/{int:match_id}/move",
+    auth=PLAY,
+    tags=["matches"],
+    openapi_extra=answers(MatchAndView, 400, 403, 404, 409),
+)
 def move(request, match_id: Id, payload: MoveIn):
     """Make a move: ``{"action": "play:JH", "version": 12}``, the version being the match's
     as the move was chosen (a stale one is refused with ``stale``, 409, and ``state``: the
@@ -83,7 +106,12 @@ def _match_action(service, name: str, doc: str):
 
     view.__name__ = name
     view.__doc__ = doc
-    router.post(f"/matches/{{int:match_id}}/{name}", auth=PLAY, tags=["matches"])(view)
+    router.post(
+        f"/matches/{{int:match_id}}/{name}",
+        auth=PLAY,
+        tags=["matches"],
+        openapi_extra=answers(MatchAndView, 400, 403, 404, 409),
+    )(view)
 
 
 _match_action(services.match_join, "join", "Take the free seat of an open match.")

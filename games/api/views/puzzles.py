@@ -12,6 +12,8 @@ from ...engine import view_for
 from ...errors import NotFound
 from ...models import MatchStatus, Puzzle, PuzzleTheme
 from ...presentation.puzzles import position
+from ..schemas import Puzzle as PuzzleShape
+from ..schemas import PuzzleAnswer, answers
 from .common import PLAY, READ, Id
 
 router = Router()
@@ -36,7 +38,7 @@ def _puzzle(puzzle: Puzzle) -> dict:
     }
 
 
-@router.get("/puzzles/next", auth=READ, tags=["puzzles"])
+@router.get("/puzzles/next", auth=READ, tags=["puzzles"], openapi_extra=answers(PuzzleShape, 404))
 def puzzle_next(request, theme: str = ""):
     """A puzzle the account has not tried, rated near its puzzle rating (``theme``: one of
     ordering_up, bidding, discard, march_defence, leading_trump, bowers, last_tricks, play)."""
@@ -50,7 +52,12 @@ def puzzle_next(request, theme: str = ""):
     return _puzzle(found)
 
 
-@router.post("/puzzles/{int:puzzle_id}/answer", auth=PLAY, tags=["puzzles"])
+@router.post(
+    "/puzzles/{int:puzzle_id}/answer",
+    auth=PLAY,
+    tags=["puzzles"],
+    openapi_extra=answers(PuzzleAnswer, 400, 404, 409),
+)
 def puzzle_answer(request, puzzle_id: Id, payload: AnswerIn):
     """Answer a puzzle (once): whether it was the best play, the answer, every option's value
     (points of the hand, or chances to win the match), the rest of the hand after the answer

@@ -11,6 +11,7 @@ from django.utils.translation import get_language
 from ninja import Router
 
 from ..feeds import AccountFeed, MatchFeed
+from ..schemas import stream_answers
 from ..streams import ndjson
 from .common import STREAM, Id
 
@@ -30,7 +31,14 @@ def _stream(feed, first: list[dict]) -> StreamingHttpResponse:
     return response
 
 
-@router.get("/stream/account", auth=STREAM, tags=["streams"])
+@router.get(
+    "/stream/account",
+    auth=STREAM,
+    tags=["streams"],
+    openapi_extra=stream_answers(
+        "AccountEvent", "One AccountEvent a line; a blank line: a heartbeat"
+    ),
+)
 def stream_account(request):
     """The player's news as newline-delimited JSON: ``matchStart`` (also for each match in
     play when the stream opens), ``matchFinish``, ``challenge`` and ``challengeGone`` (with
@@ -40,7 +48,12 @@ def stream_account(request):
     return _stream(feed, feed.start())
 
 
-@router.get("/stream/matches/{int:match_id}", auth=STREAM, tags=["streams"])
+@router.get(
+    "/stream/matches/{int:match_id}",
+    auth=STREAM,
+    tags=["streams"],
+    openapi_extra=stream_answers("MatchEvent", "One MatchEvent a line; a blank line: a heartbeat"),
+)
 def stream_match(request, match_id: Id, since: int | None = None):
     """One match's changes as newline-delimited JSON: the ``state`` first (after each
     ``move`` since ``since``, the last version the client saw: what it missed), then each
