@@ -21,8 +21,10 @@ from .core import (
     match_save,
 )
 
-# The move clock (seconds for each action; a match may also have none).
-DEFAULT_MOVE_SECONDS = 60
+# The move clock (seconds for each action; a match may also have none). The default suits a
+# first match (README, "Clocks and abandoned matches"): time to read one's first bids, and to
+# come back to a tab closed by mistake before the clock ends the match.
+DEFAULT_MOVE_SECONDS = 120
 MIN_MOVE_SECONDS = 10
 MAX_MOVE_SECONDS = 3600
 # Without a clock, the waiting player may claim a match the opponent left this long ago.

@@ -10,6 +10,7 @@ from django.utils.translation import ngettext_lazy
 from ..db import selectors
 from ..i18n import names
 from ..models import ApiToken, Computer, Report
+from ..services.clocks import DEFAULT_MOVE_SECONDS
 from ..services.players import API_ORIGINS_MOST, api_origin
 
 
@@ -115,7 +116,7 @@ class MatchCreateForm(MatchOptionsForm):
         coerce=int,
         empty_value=None,
         required=False,
-        initial=60,
+        initial=DEFAULT_MOVE_SECONDS,
         label=_("Move clock"),
         help_text=_(
             "Run out of time and you lose the match. "

@@ -431,6 +431,20 @@
     if (press(key)) event.preventDefault();
   });
 
+  // Leaving a match in play asks first (the browser's own question): with no page of theirs
+  // open, the player's clock runs out or the opponent may claim the match. A form of the page
+  // that is not htmx's (the language, say) reloads it: no question then.
+  var submitting = false;
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) submitting = true; // htmx prevents its own forms' default
+  });
+  window.addEventListener("beforeunload", function (event) {
+    var current = board();
+    if (submitting || !current || !current.hasAttribute("data-leaving-costs")) return;
+    event.preventDefault();
+    event.returnValue = ""; // older browsers ask only when it is set
+  });
+
   function press(key) {
     var current = board();
     if (!current || !current.hasAttribute("data-your-turn")) return false;

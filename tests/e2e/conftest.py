@@ -126,7 +126,11 @@ def new_page(browser, request):
             client.force_login(logged_in)
             cookie = {"name": "sessionid", "value": client.cookies["sessionid"].value}
             context.add_cookies([{**cookie, "domain": "127.0.0.1", "path": "/"}])
-        return context.new_page()
+        page = context.new_page()
+        # Leaving a match in play, a player's browser asks first (table.js); these pages leave
+        # as a player who says yes (tests/e2e/test_leaving_in_browser.py says no).
+        page.on("dialog", _leave)
+        return page
 
     yield make
     failed = any(getattr(request.node, f"failed_{when}", False) for when in ("setup", "call"))
@@ -135,6 +139,11 @@ def new_page(browser, request):
             shot(page, f"{request.node.name}-{number}", force=failed)
         context.close()
     settle()
+
+
+def _leave(dialog) -> None:
+    if dialog.type == "beforeunload":
+        dialog.accept()
 
 
 def settle(tasks_seconds: float = 3.0, sockets_seconds: float = 2.0) -> None:

@@ -3,6 +3,7 @@ a clocked turn at its deadline; a move that arrives late is refused even without
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from io import StringIO
 
@@ -24,16 +25,17 @@ pytestmark = pytest.mark.django_db
 
 def start(creator, joiner, **options) -> Match:
     """A match both players have begun: from now on running out of time loses it (the fair
-    aborts before that are tests/services/test_play_again.py's)."""
-    return both_acted(deal(creator, joiner, **options))
+    aborts before that are tests/services/test_play_again.py's). With a one-minute clock
+    unless asked otherwise."""
+    return both_acted(deal(creator, joiner, **{"move_seconds": 60, **options}))
 
 
 def to_act(match: Match):
     return match.players[match.state.turn]
 
 
-def test_a_new_match_has_a_one_minute_clock_unless_asked_otherwise(alice, bob):
-    assert start(alice, bob).move_seconds == 60
+def test_a_new_match_has_a_two_minute_clock_unless_asked_otherwise(alice, bob):
+    assert deal(alice, bob).move_seconds == services.DEFAULT_MOVE_SECONDS == 120
     assert start(alice, bob, move_seconds=None).move_seconds is None
     with pytest.raises(services.GameError, match="bad_clock"):
         services.match_create(user=alice, move_seconds=2)
@@ -97,10 +99,13 @@ def test_a_match_without_a_clock_queues_no_clock_task(alice, bob):
 def test_with_time_left_the_page_shows_the_time(client, alice, bob):
     match = age(start(alice, bob), 50)
     client.force_login(alice)
+    before = (match.deadline - timezone.now()).total_seconds()  # about 10 s
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    after = (match.deadline - timezone.now()).total_seconds()
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE
-    assert 'data-countdown="9"' in page or 'data-countdown="10"' in page
+    shown = int(re.search(r'data-countdown="(\d+)"', page).group(1))  # whole seconds, down
+    assert after - 1 <= shown <= before and 0 < shown <= 10, (before, shown, after)
 
 
 def test_a_move_after_the_clock_ran_out_is_refused_and_the_match_is_lost(client, alice, bob):

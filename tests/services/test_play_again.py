@@ -69,7 +69,7 @@ def test_once_both_have_moved_resigning_loses_a_rated_match(alice, bob):
 
 @pytest.mark.django_db(transaction=True)  # the real worker runs the clock's task
 def test_running_out_of_time_on_a_first_move_aborts_without_rating(alice, bob):
-    match = age(start(alice, bob), FIRST_ACTION_SECONDS + 1)
+    match = age(start(alice, bob, move_seconds=60), FIRST_ACTION_SECONDS + 1)
     run_due_tasks()
     match.refresh_from_db()
     assert match.status == MatchStatus.ABORTED and match.end_reason == EndReason.ABORTED
@@ -78,7 +78,7 @@ def test_running_out_of_time_on_a_first_move_aborts_without_rating(alice, bob):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_second_players_first_move_timing_out_also_aborts(alice, bob):
-    match = age(first_move(start(alice, bob)), FIRST_ACTION_SECONDS + 1)
+    match = age(first_move(start(alice, bob, move_seconds=60)), FIRST_ACTION_SECONDS + 1)
     run_due_tasks()
     match.refresh_from_db()
     assert match.status == MatchStatus.ABORTED and not RatingChange.objects.exists()
@@ -86,7 +86,7 @@ def test_the_second_players_first_move_timing_out_also_aborts(alice, bob):
 
 @pytest.mark.django_db(transaction=True)
 def test_after_both_have_moved_running_out_of_time_is_rated(alice, bob):
-    match = age(both_acted(start(alice, bob)), 61)
+    match = age(both_acted(start(alice, bob, move_seconds=60)), 61)
     late = to_act(match)
     run_due_tasks()
     match.refresh_from_db()
@@ -164,7 +164,7 @@ def test_accepting_starts_the_same_options_with_the_first_deal_to_the_other(fini
     new = services.rematch_accept(user=bob, match_id=finished.pk)
     assert new.status == MatchStatus.ACTIVE and {new.player0, new.player1} == {alice, bob}
     assert (new.deck, new.target, new.stick_the_dealer, new.rated, new.move_seconds) == (
-        32, 5, True, True, 60,
+        32, 5, True, True, services.DEFAULT_MOVE_SECONDS,
     )  # fmt: skip
     old_dealer = finished.players[first_dealer(int(finished.seed))]
     new_dealer = new.players[first_dealer(int(new.seed))]

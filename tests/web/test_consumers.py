@@ -385,9 +385,9 @@ async def test_the_workers_clock_expiry_reaches_an_open_socket(alice, bob):
     await ws.connect()
     assert "ran out of time" not in await board(ws)
     await database_sync_to_async(Match.objects.filter(pk=match.pk).update)(
-        turn_started_at=timezone.now() - timedelta(seconds=90)
+        turn_started_at=timezone.now() - timedelta(seconds=150)
     )
-    await database_sync_to_async(run_due_tasks)(as_if_seconds_passed=61)
+    await database_sync_to_async(run_due_tasks)(as_if_seconds_passed=121)  # the default clock
     while "ran out of time" not in (frame := await board(ws)):
         pass
     assert "data-match-over" in frame

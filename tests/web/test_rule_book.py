@@ -99,7 +99,7 @@ def test_the_rule_book_names_every_option_of_the_lobby_with_its_default():
         shown = ("on" if value else "off") if isinstance(value, bool) else f"`{value}`"
         assert rows[name][1] == shown, f"{name}: the book says {rows[name][1]}, the engine {shown}"
     form = MatchCreateForm()
-    assert rows["move_seconds"][1] == "1 minute" and form.fields["move_seconds"].initial == 60
+    assert rows["move_seconds"][1] == "2 minutes" and form.fields["move_seconds"].initial == 120
     assert rows["rated"][1] == "on" and form.fields["rated"].initial is True
     assert rows["spectators_allowed"][1] == "on" and form.fields["spectators_allowed"].initial
 

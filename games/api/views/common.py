@@ -70,7 +70,7 @@ class MatchIn(Schema):
     dealer_must_take_up: bool = False
     rated: bool = True
     spectators_allowed: bool = True
-    move_seconds: int | None = 60
+    move_seconds: int | None = services.DEFAULT_MOVE_SECONDS
 
 
 class ComputerIn(Schema):
