@@ -5,15 +5,13 @@ is published open, a client ignoring what it does not know; here it is held clos
 field added to an answer without the schema fails the test that saw it). Streams' lines and
 websocket frames are checked the same way (``event``).
 
-``watch`` wraps Django's test clients for a test (tests/conftest.py does it for every test);
-``seen`` counts what was checked, by operation and status."""
+``watch`` wraps Django's test clients for a test (tests/conftest.py does it for every test)."""
 
 from __future__ import annotations
 
 import copy
 import json
 import re
-from collections import Counter
 from functools import cache
 
 from django.test import AsyncClient, Client
@@ -24,8 +22,6 @@ from referencing.jsonschema import DRAFT202012
 BASE = "urn:euchre-api"
 API = "/api/v1/"
 NOT_CHECKED = ("/api/v1/docs", "/api/v1/openapi.json")  # the schema itself, and its page
-
-seen: Counter = Counter()
 
 
 class Broken(AssertionError):
@@ -107,7 +103,6 @@ def answer(method: str, path: str, status: int, media: str, body: bytes | None) 
     kind = media.split(";")[0].strip()
     if kind not in content:
         raise Broken(f"{method} {path} {status}: {kind} is not among {list(content)}")
-    seen[(found["operationId"], status)] += 1
     if body is None or kind != "application/json":
         return
     errors = list(validator(content[kind]["schema"]).iter_errors(json.loads(body)))
@@ -123,7 +118,6 @@ def event(path: str, value: dict) -> None:
     else:
         name = "AccountEvent" if path.rstrip("/").endswith("/account") else "MatchEvent"
     valid(name, value)
-    seen[(name, value.get("type"))] += 1
 
 
 def checked(path: str, value: dict) -> dict:
