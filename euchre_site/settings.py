@@ -148,6 +148,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.web.context_processors.table_look",
+                "games.web.context_processors.turns_waiting",
             ],
         },
     },
@@ -341,7 +342,8 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "home"
 
-# Password-reset mail: printed to the console unless EMAIL_HOST names an SMTP server.
+# Mail (password resets, and turns in correspondence matches, sent by the task worker):
+# printed to the console unless EMAIL_HOST names an SMTP server.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
@@ -352,6 +354,9 @@ if EMAIL_HOST:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Two-hand euchre <noreply@localhost>")
+# The site's address as players reach it: the links of mails sent by the task worker (no
+# request there to take it from).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
 LOGGING = {
     "version": 1,

@@ -21,6 +21,7 @@ from .db import selectors
 from .engine.verify import commitment
 from .models import (
     ApiToken,
+    Block,
     Match,
     MatchStatus,
     ModerationAction,
@@ -250,6 +251,18 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
     search_fields = ("user__username",)
     readonly_fields = ("user", "value", "rated_matches")
     ordering = ("-value",)
+
+
+@admin.register(Block)
+class BlockAdmin(ReadOnlyAdmin):
+    """Who blocked whom: a moderator handling a report of harassment sees whether the one
+    harassed had already blocked the other (the players' own choice: read only here)."""
+
+    list_display = ("blocker", "blocked", "created_at")
+    search_fields = ("blocker__username", "blocked__username")
+    list_select_related = ("blocker", "blocked")
+    readonly_fields = ("blocker", "blocked", "created_at")
+    ordering = ("-created_at",)
 
 
 @admin.action(description="Suspend the selected players", permissions=["suspend"])

@@ -66,6 +66,13 @@ class RematchState(models.TextChoices):
     LAPSED = "lapsed", _("Rematch offer lapsed")
 
 
+class Ladder(models.TextChoices):
+    """The ratings a player has: one for live matches, one for correspondence matches."""
+
+    LIVE = "live", _("Live")
+    CORRESPONDENCE = "correspondence", _("Correspondence")
+
+
 class MatchOptions(models.Model):
     """The options a match is played with: a match's own, and a challenge's to start one."""
 
@@ -78,10 +85,13 @@ class MatchOptions(models.Model):
     # The move clock: seconds for each action, or no clock (None). The player to act loses
     # when it runs out; see services.match_expire.
     move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A correspondence match: days for each action (1, 3 or 7) instead of a move clock; the
+    # player to act is told by mail, and loses when the days run out. Its own rating ladder.
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
 
     OPTION_FIELDS = (
         "deck", "target", "stick_the_dealer", "dealer_must_take_up", "rated",
-        "spectators_allowed", "move_seconds",
+        "spectators_allowed", "move_seconds", "days_per_move",
     )  # fmt: skip
 
     class Meta:
@@ -90,6 +100,11 @@ class MatchOptions(models.Model):
     def options(self) -> dict:
         """The options by field name, as Match's and Challenge's fields take them."""
         return {name: getattr(self, name) for name in self.OPTION_FIELDS}
+
+    @property
+    def ladder(self) -> str:
+        """The rating a rated match of these options changes."""
+        return Ladder.CORRESPONDENCE if self.days_per_move else Ladder.LIVE
 
 
 def closed_to_watchers(status: str, spectators_allowed: bool, seat: int | None) -> bool:
@@ -198,7 +213,11 @@ class Match(MatchOptions):
     def deadline(self):
         """When the player to act loses on time; None without a clock or out of play. A
         player's first action has at least FIRST_ACTION_SECONDS."""
-        if self.status != MatchStatus.ACTIVE or not self.move_seconds or not self.turn_started_at:
+        if self.status != MatchStatus.ACTIVE or not self.turn_started_at:
+            return None
+        if self.days_per_move:
+            return self.turn_started_at + timedelta(days=self.days_per_move)
+        if not self.move_seconds:
             return None
         seconds = self.move_seconds
         if not self.both_acted and not self.has_acted(self.state.turn):
@@ -211,6 +230,8 @@ class Match(MatchOptions):
         it has a clock or is not in play). The opponent must also have gone: see match_claim."""
         if self.status != MatchStatus.ACTIVE or self.move_seconds or not self.turn_started_at:
             return None
+        if self.days_per_move:
+            return None  # the days a move are its clock
         return self.turn_started_at + ABANDON_AFTER
 
     @property
@@ -260,11 +281,18 @@ class Move(AppendOnly):
 
 
 class PlayerRating(models.Model):
-    """A player's current Elo rating; its history is the player's ``RatingChange`` rows."""
+    """A player's current Elo ratings, live and correspondence (each a ladder of its own);
+    their history is the player's ``RatingChange`` rows."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, models.CASCADE, related_name="rating")
     value = models.IntegerField(default=rating.INITIAL)
     rated_matches = models.PositiveIntegerField(default=0)
+    correspondence = models.IntegerField(default=rating.INITIAL)
+    correspondence_matches = models.PositiveIntegerField(default=0)
+
+    # Each ladder's two fields: the rating, and the rated matches that made it.
+    FIELDS = {"live": ("value", "rated_matches"),
+              "correspondence": ("correspondence", "correspondence_matches")}  # fmt: skip
 
     def __str__(self) -> str:
         return f"{self.user}: {self.display}"
@@ -272,6 +300,18 @@ class PlayerRating(models.Model):
     @property
     def display(self) -> str:
         return rating.display(self.value, self.rated_matches)
+
+    @property
+    def correspondence_display(self) -> str:
+        return rating.display(self.correspondence, self.correspondence_matches)
+
+    def on(self, ladder: str) -> tuple[int, int]:
+        """The rating on ``ladder`` and the rated matches that made it."""
+        value, played = self.FIELDS[ladder]
+        return getattr(self, value), getattr(self, played)
+
+    def display_on(self, ladder: str) -> str:
+        return rating.display(*self.on(ladder))
 
 
 class RatingChange(models.Model):
@@ -285,6 +325,7 @@ class RatingChange(models.Model):
     # The player's rated matches before this one: whether ``before`` and ``after`` were
     # provisional ("1500?").
     played = models.PositiveIntegerField(default=0)
+    ladder = models.CharField(max_length=16, choices=Ladder.choices, default=Ladder.LIVE)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -348,6 +389,42 @@ class Challenge(MatchOptions):
 
     def __str__(self) -> str:
         return f"Challenge {self.pk}: {self.challenger} to {self.challenged}"
+
+
+class Follow(models.Model):
+    """One player follows another: sees them in their list, online or not, and challenges them
+    from it; with ``notify``, hears when they open a match in the lobby."""
+
+    follower = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
+    followed = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
+    notify = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="one_follow_a_pair"),
+        ]
+        indexes = [models.Index(fields=["followed", "notify"])]
+
+    def __str__(self) -> str:
+        return f"{self.follower} follows {self.followed}"
+
+
+class Block(models.Model):
+    """One player blocks another: no challenge or follow from them, no match with them."""
+
+    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_a_pair"),
+        ]
+        indexes = [models.Index(fields=["blocked"])]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"
 
 
 class Connection(models.Model):
@@ -472,6 +549,8 @@ class PlayerSettings(models.Model):
     bot_challenges = models.BooleanField(default=False)
     # Whether a puzzle from this player's matches may name them once solved (both must allow).
     puzzle_names = models.BooleanField(default=False)
+    # A mail when it is the player's turn in a correspondence match (to their address, if any).
+    turn_mail = models.BooleanField(default=True)
     # Web origins (scheme://host[:port], one a line) whose pages may call the API with this
     # player's tokens (CORS): a browser client of their own.
     api_origins = models.TextField(blank=True, max_length=2000)

@@ -1,6 +1,6 @@
 """What happens because time passed: the computer's turns, clocks running out, and offers
-(rematches, challenges) lapsing; and the analysis of a finished match, too slow for a web
-process.
+(rematches, challenges) lapsing; and what is too slow for a web process: the analysis of a
+finished match, the mail of a correspondence match's turn.
 
 Each is a task in the database queue (django-tasks with its database backend), enqueued by the
 services in the same transaction as the change that made it due, and run by a worker process
@@ -63,6 +63,15 @@ def challenge_lapse(challenge_id: int) -> bool:
     return challenge_lapse(challenge_id=challenge_id)
 
 
+@task()
+def turn_mail(match_id: int, version: int) -> bool:
+    """Mail the player to act in a correspondence match, if the match is still at
+    ``version`` and the turn has just passed to them (services.turn_mail)."""
+    from .services.turn_mail import turn_mail_send
+
+    return turn_mail_send(match_id=match_id, version=version)
+
+
 @task(queue_name="analysis")  # its own workers: seconds of search must not delay a move
 def match_analyse(match_id: int) -> bool:
     """The analysis of a finished match (seconds of search: never in a web process)."""
@@ -95,6 +104,11 @@ def schedule_rematch_left(match_id: int, version: int, due: datetime) -> None:
 
 def schedule_challenge_lapse(challenge_id: int, due: datetime) -> None:
     challenge_lapse.using(run_after=due).enqueue(challenge_id)
+
+
+def schedule_turn_mail(match_id: int, version: int) -> None:
+    """Queue the turn's mail of a correspondence match (in the caller's transaction)."""
+    turn_mail.enqueue(match_id, version)
 
 
 def schedule_analysis(match_id: int) -> None:

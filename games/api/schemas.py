@@ -143,6 +143,9 @@ class Options(Shape):
     rated: bool
     spectators_allowed: bool
     move_seconds: int | None = Field(description="the move clock; null: none")
+    days_per_move: Literal[1, 3, 7] | None = Field(
+        description="a correspondence match: days for each action (then no move clock)"
+    )
 
 
 class Rematch(Shape):

@@ -31,7 +31,7 @@ def match_public(match: Match, state: State | None = None, players: list | None 
         "computer": match.computer or None,
         "options": match.options(),
         "created_at": match.created_at.isoformat() if match.created_at else None,
-        "deadline": match.deadline.isoformat() if active and match.move_seconds else None,
+        "deadline": match.deadline.isoformat() if active and match.deadline else None,
         "turn": state.turn if state is not None and active else None,
         "scores": list(state.scores) if state is not None else [0, 0],
         "winner": seats.get(match.winner_id) if match.winner_id else None,

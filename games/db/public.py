@@ -48,6 +48,7 @@ class PublicMatch:
     stick_the_dealer: bool
     dealer_must_take_up: bool
     move_seconds: int | None
+    days_per_move: int | None  # a correspondence match
     both_acted: bool
     dealt: bool  # the first hand is dealt: there is a state to view
     # The seed's hash from the first deal on; the seed itself only once the match is over.
@@ -120,6 +121,7 @@ class PublicMatch:
             stick_the_dealer=match.stick_the_dealer,
             dealer_must_take_up=match.dealer_must_take_up,
             move_seconds=match.move_seconds,
+            days_per_move=match.days_per_move,
             both_acted=match.both_acted,
             dealt=dealt,
             commitment=commitment(int(match.seed)) if dealt else "",
@@ -140,19 +142,21 @@ class PublicMatch:
 
 def _ratings(match: Match) -> tuple[str, str]:
     """The players' ratings as their profiles show them; the computer has none (it plays
-    casual matches only)."""
-    return _rating_text(match.player0), "" if match.computer else _rating_text(match.player1)
+    casual matches only). A correspondence match shows their correspondence ratings."""
+    ladder = match.ladder
+    first = _rating_text(match.player0, ladder)
+    return first, "" if match.computer else _rating_text(match.player1, ladder)
 
 
-def _rating_text(user) -> str:
-    """A player's rating as their profile shows it (the initial one before any rated match);
-    read with the match (``select_related("player0__rating", ...)``) or here."""
+def _rating_text(user, ladder: str) -> str:
+    """A player's rating on ``ladder`` as their profile shows it (the initial one before any
+    rated match); read with the match (``select_related("player0__rating", ...)``) or here."""
     if user is None:
         return ""
     try:
-        return user.rating.display
+        return user.rating.display_on(ladder)
     except PlayerRating.DoesNotExist:
-        return PlayerRating(user=user).display
+        return PlayerRating(user=user).display_on(ladder)
 
 
 def view_of(state: State | None, seat: int | None) -> View | None:

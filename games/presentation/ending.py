@@ -8,6 +8,7 @@ import math
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..db.public import PublicMatch
 from ..engine.view import View
@@ -92,7 +93,8 @@ def clock_context(match: PublicMatch, seat: int | None, turn: int, opponent_pres
     now = timezone.now()
     if match.deadline is not None:
         left = max(0, int((match.deadline - now).total_seconds()))
-        return {"clock_seat": turn, "clock_seconds": left, "clock_text": minutes(left)}
+        text = minutes(left) if left < HOUR else days_and_hours(left)
+        return {"clock_seat": turn, "clock_seconds": left, "clock_text": text}
     opens = match.claim_opens_at
     if opens is None or seat is None or turn == seat or opponent_present:
         return {}
@@ -101,6 +103,19 @@ def clock_context(match: PublicMatch, seat: int | None, turn: int, opponent_pres
     # and the click was refused: "You may claim the match in 0 min 01 s").
     wait = max(0, math.ceil((opens - now).total_seconds()))
     return {"claim_seconds": wait, "claim_text": minutes(wait)}
+
+
+HOUR = 3600
+
+
+def days_and_hours(seconds: int) -> str:
+    """A correspondence match's time left, in words: ``"2 days 5 hours"``, ``"7 hours"``
+    (the page counts down minutes and seconds in the last hour only)."""
+    days, hours = divmod(seconds // HOUR, 24)
+    parts = [ngettext("%(count)s day", "%(count)s days", days) % {"count": days}] if days else []
+    if hours or not days:
+        parts.append(ngettext("%(count)s hour", "%(count)s hours", hours) % {"count": hours})
+    return " ".join(parts)
 
 
 def minutes(seconds: int) -> str:

@@ -15,6 +15,7 @@ from ..db import selectors
 from ..i18n.languages import language_for_scope
 from ..models import DeclineReason
 from ..services.events import LOBBY_GROUP, lobby_user_group
+from ..web.forms import quick_challenge
 from .room import PerLoop
 from .sockets import CountedSocket, Dispatch, PlayerSockets, base_url, error_frame
 from .tables import in_database
@@ -75,6 +76,11 @@ class LobbyConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsum
     async def lobby_mine(self, event: dict) -> None:
         await self.send(text_data=await in_database(self._render_mine)())
 
+    async def user_changed(self, event: dict) -> None:
+        # A correspondence match moved (its players hear of it wherever they are), or the
+        # player's challenges changed: their "Your turn" list may have changed.
+        await self.lobby_mine(event)
+
     async def lobby_changed(self, event: dict) -> None:
         # The player's own open match is not theirs to join, their own match in play not
         # theirs to watch, and a match with someone they played today's rated matches with
@@ -114,12 +120,16 @@ class LobbyConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsum
 
 class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsumer):
     """``/ws/me/``: every page of a logged-in player. Sends the challenges banner (challenges
-    to answer, and the player's own waiting for an answer) whenever they change, and takes the
-    page to a match that has just started for the player (a rematch or a challenge accepted).
+    to answer, the player's own waiting for an answer, matches opened by players they follow)
+    whenever they change, and takes the page to a match that has just started for the player
+    (a rematch or a challenge accepted). On the list of the players one follows
+    (``?following=1``), sends the list again when one of them comes online.
     Like the player's other sockets it closes when their session ends."""
 
     async def connect(self) -> None:
         self.language = language_for_scope(self.scope)
+        # The page shows the list of the players one follows: it hears when one comes online.
+        self.following = b"following=1" in self.scope.get("query_string", b"").split(b"&")
         if not await self.open_counted():
             return
         await self.accept()
@@ -142,6 +152,15 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
             html += render_to_string("partials/challenges.html#goto", {"match_id": event["goto"]})
         await self.send(text_data=html)
 
+    async def follows_changed(self, event: dict) -> None:
+        if self.following:
+            await self.send(text_data=await in_database(self._render_following)())
+
+    def _render_following(self) -> str:
+        with translation.override(self.language):
+            context = {"rows": selectors.following(user=self.user), **quick_challenge()}
+            return render_to_string("following.html#list", context)
+
     def _render(self, catch_up: bool = False) -> str:
         with translation.override(self.language):
             context = {
@@ -149,6 +168,8 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
                 "decline_reasons": DeclineReason.choices,
             }
             html = render_to_string("partials/challenges.html#banner", context)
+            waiting = {"turns_waiting": selectors.my_turn_matches(user=self.user).count()}
+            html += render_to_string("partials/challenges.html#turns", waiting)
         started = selectors.match_just_started(user=self.user) if catch_up else None
         if started is not None:
             html += render_to_string("partials/challenges.html#goto", {"match_id": started})

@@ -91,6 +91,9 @@ class PlayerSockets:
     async def user_changed(self, event: dict) -> None:
         """The player's challenges changed: the page's own socket (``/ws/me/``) shows them."""
 
+    async def follows_changed(self, event: dict) -> None:
+        """A player they follow came online: the page of the list (``/ws/me/``) shows it."""
+
 
 class CountedSocket(Member):
     """A page's socket other than the match's (``/ws/me/``, ``/ws/lobby/``): recorded while

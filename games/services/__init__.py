@@ -16,6 +16,7 @@ the edges word it (``games.presentation.refusals``). By concern:
     rematches   offers to play a finished match again
     pairing     the quick pairing ("Find an opponent")
     challenges  one player inviting another
+    follows     following players, blocking them
     events      the pushes that go out with the commit
     throttle    rate limits (moves, sign-ups)
     moderation  void, adjudicate, abort, suspend, reinstate (audited)
@@ -46,6 +47,13 @@ from .clocks import (
     match_claim,
     match_expire,
 )
+from .follows import (
+    block_create,
+    block_delete,
+    blocked,
+    follow_create,
+    follow_delete,
+)
 from .hints import hint_for
 from .matches import (
     Moved,
@@ -74,6 +82,7 @@ from .players import (
     player_look_set,
     player_puzzle_names_set,
     player_sound_set,
+    player_turn_mail_set,
 )
 from .presence import connection_close, connection_open, connection_room, connections_touch
 from .puzzles import puzzle_answer, puzzles_mine
@@ -95,6 +104,7 @@ __all__ = [
     "player_api_origins_set",
     "player_bot_challenges_set",
     "player_puzzle_names_set",
+    "player_turn_mail_set",
     "player_bot_set",
     "CHALLENGE_LAPSE",
     "REMATCH_LAPSE",
@@ -102,6 +112,11 @@ __all__ = [
     "challenge_create",
     "challenge_decline",
     "challenge_lapse",
+    "block_create",
+    "block_delete",
+    "blocked",
+    "follow_create",
+    "follow_delete",
     "match_find",
     "rematch_accept",
     "rematch_decline",

@@ -17,7 +17,8 @@ from ..errors import Conflict, GameError, NotAllowed, NotFound
 from ..models import COMPUTER_USERNAME, Challenge, DeclineReason, Match, is_bot
 from . import events, throttle
 from .clocks import DEFAULT_MOVE_SECONDS
-from .matches import clock_checked, match_start, rules_checked
+from .follows import blocked
+from .matches import clock_checked, days_checked, match_start, rules_checked
 
 # An unanswered challenge lapses after this long.
 CHALLENGE_LAPSE = timedelta(minutes=5)
@@ -31,11 +32,16 @@ def challenge_create(*, user, challenged, **options) -> Challenge:
         options["deck"], options["target"],
         options["stick_the_dealer"], options["dealer_must_take_up"],
     )  # fmt: skip
+    days_checked(options["days_per_move"])
+    if options["days_per_move"]:
+        options["move_seconds"] = None  # a correspondence match: days, not a move clock
     clock_checked(options["move_seconds"])
     if challenged.pk == user.pk:
         raise NotAllowed("challenge_self")
     if not challenged.is_active or challenged.username.startswith(COMPUTER_USERNAME.format("")):
         raise NotAllowed("not_challengeable", player=challenged.username)
+    if blocked(by=challenged, player=user):
+        raise NotAllowed("challenge_blocked", player=challenged.username)
     if is_bot(user) and not bots_may_challenge(challenged):
         raise NotAllowed("no_bot_challenges", player=challenged.username)
     # Each challenge is a row, a task and a notice on the other player's every page.

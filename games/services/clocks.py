@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from .. import tasks
@@ -27,6 +28,8 @@ from .core import (
 DEFAULT_MOVE_SECONDS = 120
 MIN_MOVE_SECONDS = 10
 MAX_MOVE_SECONDS = 3600
+# A correspondence match's days for each action (instead of a move clock).
+CORRESPONDENCE_DAYS = (1, 3, 7)
 # Without a clock, the waiting player may claim a match the opponent left this long ago.
 
 
@@ -55,7 +58,8 @@ def clocks_resume() -> int:
     from before the clocks were tasks); how many. Each worker runs it as it starts."""
     waiting = Match.objects.filter(status=MatchStatus.ACTIVE, clock_due=None)
     resumed = 0
-    for match_id in waiting.exclude(move_seconds=None).values_list("pk", flat=True):
+    clocked = Q(move_seconds__isnull=False) | Q(days_per_move__isnull=False)
+    for match_id in waiting.filter(clocked).values_list("pk", flat=True):
         with transaction.atomic():
             match = match_locked(match_id)
             if match.clock_due is None and clock_task_needed(match):

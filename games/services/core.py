@@ -75,6 +75,11 @@ def match_save(
         tasks.schedule_computer_move(match.pk, match.version, match.turn_started_at)
     if clock:
         tasks.schedule_clock_expire(match.pk, match.clock_due)
+    if match.days_per_move:  # correspondence: the player to act may be on any page, or away
+        pair = tuple(pk for pk in (match.player0_id, match.player1_id) if pk)
+        events.send_user_event_on_commit(pair)  # their pages' count of turns waiting
+        if match.status == MatchStatus.ACTIVE:
+            tasks.schedule_turn_mail(match.pk, match.version)
 
 
 def clock_task_needed(match: Match) -> bool:

@@ -68,6 +68,14 @@ def send_user_event_on_commit(user_ids: tuple[int, ...], *, goto: int | None = N
     transaction.on_commit(lambda: _send_to_users(user_ids, event))
 
 
+def follows_changed_on_commit(user_ids: tuple[int, ...]) -> None:
+    """Once the current transaction commits, tell these players' pages that their list of the
+    players they follow changed (one followed came online, or they followed or blocked)."""
+    if user_ids:
+        event = {"type": "follows.changed"}
+        transaction.on_commit(lambda: _send_to_users(user_ids, event))
+
+
 def _send_to_users(user_ids: tuple[int, ...], event: dict) -> None:
     for user_id in user_ids:
         send_to_group(user_group(user_id), event)

@@ -36,7 +36,12 @@ from ..models import (
     is_bot,
 )
 from . import events
-from .clocks import DEFAULT_MOVE_SECONDS, MAX_MOVE_SECONDS, MIN_MOVE_SECONDS
+from .clocks import (
+    CORRESPONDENCE_DAYS,
+    DEFAULT_MOVE_SECONDS,
+    MAX_MOVE_SECONDS,
+    MIN_MOVE_SECONDS,
+)
 from .core import (
     match_abort_now,
     match_expire_if_due,
@@ -47,6 +52,7 @@ from .core import (
     match_save,
     players_locked,
 )
+from .follows import blocked, followers_told_of_seek_on_commit
 
 
 def rules_checked(deck, target, stick_the_dealer, dealer_must_take_up) -> Rules:
@@ -61,6 +67,11 @@ def clock_checked(move_seconds: int | None) -> None:
         raise GameError("bad_clock", low=MIN_MOVE_SECONDS, high=MAX_MOVE_SECONDS)
 
 
+def days_checked(days_per_move: int | None) -> None:
+    if days_per_move is not None and days_per_move not in CORRESPONDENCE_DAYS:
+        raise GameError("bad_days", days=", ".join(map(str, CORRESPONDENCE_DAYS)))
+
+
 def match_create(
     *,
     user,
@@ -71,9 +82,14 @@ def match_create(
     rated: bool = True,
     spectators_allowed: bool = True,
     move_seconds: int | None = DEFAULT_MOVE_SECONDS,
+    days_per_move: int | None = None,
 ) -> Match:
-    """An open match with ``user`` in seat 0, waiting for an opponent."""
+    """An open match with ``user`` in seat 0, waiting for an opponent. ``days_per_move``: a
+    correspondence match (days for each action, no move clock)."""
     rules = rules_checked(deck, target, stick_the_dealer, dealer_must_take_up)
+    days_checked(days_per_move)
+    if days_per_move:
+        move_seconds = None
     clock_checked(move_seconds)
     with transaction.atomic():
         players_locked(user)
@@ -88,8 +104,10 @@ def match_create(
             seed=str(new_seed()),
             spectators_allowed=spectators_allowed,
             move_seconds=move_seconds,
+            days_per_move=days_per_move,
         )
         events.send_event_on_commit(match.pk, version=match.version, lobby=(user.pk,))
+        followers_told_of_seek_on_commit(user.pk)
     return match
 
 
@@ -158,6 +176,8 @@ def match_join(*, user, match_id: int) -> Match:
             raise NotAllowed("own_match")
         if is_bot(user) and not plays_bots(match.player0):
             raise NotAllowed("no_bots", player=match.player0.username)
+        if blocked(by=match.player0, player=user):
+            raise NotAllowed("match_blocked", player=match.player0.username)
         players_locked(user, match.player0)  # the pair's rated matches today, counted alone
         if match.rated and rated_today_capped(user=user, other=match.player0):
             match.rated = False  # farming a rating takes many: the rest are casual (said first)
@@ -166,6 +186,7 @@ def match_join(*, user, match_id: int) -> Match:
         match.started_at = match.turn_started_at = timezone.now()
         match.snapshot = state_to_json(new_match(int(match.seed), match.rules))
         match_save(match, lobby=True)
+        followers_told_of_seek_on_commit(match.player0_id)  # no longer looking
     return match
 
 
@@ -177,8 +198,11 @@ def match_abort(*, user, match_id: int) -> Match:
             raise Conflict("already_over")
         if match.both_acted:
             raise Conflict("started")
+        seeking = match.status == MatchStatus.OPEN
         match_abort_now(match)
         match_save(match, lobby=True)
+        if seeking:  # no longer looking
+            followers_told_of_seek_on_commit(match.player0_id)
     return match
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from ..errors import Conflict
-from ..models import Match, MatchStatus, is_bot
+from ..models import Block, Match, MatchStatus, is_bot
 from .matches import match_create, match_join
 
 
@@ -24,6 +24,7 @@ def match_find(*, user, deck: int = 24, target: int = 10) -> Match:
             player0__is_active=True,
         )  # fmt: skip
         .exclude(player0=user)
+        .exclude(player0__in=Block.objects.filter(blocked=user).values("blocker"))
         .filter(_bots_welcome() if is_bot(user) else Q())
         .order_by("created_at", "pk")
         .values_list("pk", flat=True)

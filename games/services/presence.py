@@ -11,6 +11,7 @@ from ..errors import TooOften
 from ..models import Connection, Match
 from . import events
 from .core import players_locked
+from .follows import followers_told_of_arrival_on_commit
 from .rematches import rematch_check_left
 
 # The cap on each kind of a player's open connections (settings), with the refusal's code.
@@ -40,6 +41,7 @@ def connection_open(
         cap = getattr(settings, CAPS[kind])
         if live.filter(user=user, kind=kind)[:cap].count() >= cap:
             raise TooOften("too_many_sockets")
+        arriving = not live.filter(user=user).exists()  # nothing open: the player came online
         match = playing = None
         if match_id is not None:
             match = Match.objects.select_related("player0", "player1", "winner").get(pk=match_id)
@@ -54,6 +56,8 @@ def connection_open(
         )  # fmt: skip
         if playing:  # boards show whether the opponent is there; nobody is told of spectators
             events.send_event_on_commit(match_id, presence=True, opened=channel_name)
+        if arriving:  # their followers' lists say so at once (a departure shows within a minute)
+            followers_told_of_arrival_on_commit(user.pk)
     return match
 
 

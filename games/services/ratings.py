@@ -19,18 +19,21 @@ def ratings_apply(match: Match) -> None:
         r.user_id: r
         for r in PlayerRating.objects.select_for_update().filter(user__in=users).order_by("user_id")
     }
-    before = {pk: (r.value, r.rated_matches) for pk, r in ratings.items()}
+    ladder = match.ladder  # live or correspondence: each its own rating
+    fields = PlayerRating.FIELDS[ladder]
+    before = {pk: r.on(ladder) for pk, r in ratings.items()}
     for user in users:
         mine, played = before[user.pk]
         theirs = before[match.opponent_of(user).pk][0]
         delta = rating.change(mine, theirs, 1.0 if match.winner_id == user.pk else 0.0, played)
         RatingChange.objects.create(
-            player=user, match=match, before=mine, after=mine + delta, delta=delta, played=played
-        )
+            player=user, match=match, before=mine, after=mine + delta, delta=delta,
+            played=played, ladder=ladder,
+        )  # fmt: skip
         row = ratings[user.pk]
-        row.value = mine + delta
-        row.rated_matches = played + 1
-        row.save(update_fields=["value", "rated_matches"])
+        setattr(row, fields[0], mine + delta)
+        setattr(row, fields[1], played + 1)
+        row.save(update_fields=list(fields))
 
 
 def rating_changes_reverse(*, match: Match) -> int:
@@ -55,13 +58,16 @@ def rating_changes_reverse(*, match: Match) -> int:
         }
         for change in changes:
             row = ratings[change.player_id]
-            row.value -= change.delta
-            row.rated_matches -= 1
-            row.save(update_fields=["value", "rated_matches"])
+            fields = PlayerRating.FIELDS[change.ladder]
+            value, played = row.on(change.ladder)
+            setattr(row, fields[0], value - change.delta)
+            setattr(row, fields[1], played - 1)
+            row.save(update_fields=list(fields))
             later = Q(created_at__gt=change.created_at) | Q(
                 created_at=change.created_at, pk__gt=change.pk
             )
-            RatingChange.objects.filter(later, player_id=change.player_id).update(
+            mine = RatingChange.objects.filter(player_id=change.player_id, ladder=change.ladder)
+            mine.filter(later).update(
                 before=F("before") - change.delta,
                 after=F("after") - change.delta,
                 played=F("played") - 1,

@@ -1,9 +1,12 @@
 """``{% piece "bot_badge" user|is_bot %}`` (the ``pieces`` library): the BOT badge beside a bot
-account's name, wherever names show."""
+account's name, wherever names show; ``{{ match|time_left }}``: the time the player to act
+has left, in words."""
 
 from django import template
+from django.utils import timezone
 
 from ..models import is_bot as _is_bot
+from ..presentation.ending import HOUR, days_and_hours, minutes
 
 register = template.Library()
 
@@ -11,3 +14,13 @@ register = template.Library()
 @register.filter
 def is_bot(user) -> bool:
     return _is_bot(user)
+
+
+@register.filter
+def time_left(match) -> str:
+    """The time left to the player to act (a clock's "1:15", or "2 days 5 hours"); "" if
+    their turn has no clock."""
+    if match.deadline is None:
+        return ""
+    left = max(0, int((match.deadline - timezone.now()).total_seconds()))
+    return minutes(left) if left < HOUR else days_and_hours(left)

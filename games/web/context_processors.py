@@ -1,5 +1,6 @@
 """What every page's frame needs: the player's table look (theme, four-colour deck), read from
-the session, where it is copied from the player's settings on first use."""
+the session, where it is copied from the player's settings on first use; and the count of
+matches waiting for the player's move (the header's badge)."""
 
 from __future__ import annotations
 
@@ -17,3 +18,12 @@ def table_look(request) -> dict:
         look = selectors.table_look(user=user)
         session[SESSION_LOOK] = look
     return {"look": look or DEFAULT_LOOK}
+
+
+def turns_waiting(request) -> dict:
+    """How many of the player's matches wait for their move (read only if the page shows it;
+    the page's own socket keeps it current: realtime.lobby.UserConsumer)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    return {"turns_waiting": lambda: selectors.my_turn_matches(user=user).count()}

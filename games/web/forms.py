@@ -9,7 +9,7 @@ from django.utils.translation import ngettext_lazy
 
 from ..db import selectors
 from ..i18n import names
-from ..models import ApiToken, Computer, Report
+from ..models import ApiToken, Challenge, Computer, Report
 from ..services.clocks import DEFAULT_MOVE_SECONDS
 from ..services.players import API_ORIGINS_MOST, api_origin
 
@@ -105,6 +105,22 @@ class MatchOptionsForm(forms.Form):
 
 
 class MatchCreateForm(MatchOptionsForm):
+    days_per_move = forms.TypedChoiceField(
+        choices=[
+            ("", _("Live: both at the table")),
+            (1, _("Correspondence: 1 day a move")),
+            (3, _("Correspondence: 3 days a move")),
+            (7, _("Correspondence: 7 days a move")),
+        ],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label=_("Pace"),
+        help_text=_(
+            "In a correspondence match each of you plays at your own pace, and is told by "
+            "email when it is your turn. The move clock is for live matches."
+        ),
+    )
     move_seconds = forms.TypedChoiceField(
         choices=[
             (30, _("30 seconds a move")),
@@ -135,6 +151,37 @@ class MatchCreateForm(MatchOptionsForm):
         label=_("Let others watch"),
         help_text=_("Spectators never see a hand."),
     )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("days_per_move"):
+            data["move_seconds"] = None  # days a move are a correspondence match's clock
+        return data
+
+
+class TurnMailForm(forms.Form):
+    """The settings' mail for correspondence matches: the address, and whether to send."""
+
+    email = forms.EmailField(required=False, label=_("Email"))
+    allowed = forms.BooleanField(
+        required=False, label=_("Email me when it is my turn in a correspondence match")
+    )
+
+
+def quick_challenge() -> dict:
+    """What a challenge from the list of followed players sends: the new match form's first
+    options (``quick_options``, for the words) as the form posts them (``quick_fields``)."""
+    form = MatchCreateForm(prefix="challenge")
+    fields = {name: field.initial for name, field in form.fields.items()}
+    return {
+        "quick_options": Challenge(**{k: v for k, v in fields.items() if v is not None}),
+        # A ticked box posts "on"; an unticked one is left out.
+        "quick_fields": [
+            (form[name].html_name, "on" if value is True else value)
+            for name, value in fields.items()
+            if value not in (None, False)
+        ],
+    }
 
 
 class ComputerMatchForm(MatchOptionsForm):

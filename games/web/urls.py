@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import converters, forms  # noqa: F401  (converters registers <match:>)
-from .views import accounts, lobby, match, players, puzzles, settings, site, translations
+from .views import accounts, follows, lobby, match, players, puzzles, settings, site, translations
 
 urlpatterns = [
     path("", site.home, name="home"),
@@ -19,6 +19,8 @@ urlpatterns = [
     path("settings/bot", settings.bot_set, name="bot_set"),
     path("settings/bot-challenges", settings.bot_challenges_set, name="bot_challenges_set"),
     path("settings/puzzle-names", settings.puzzle_names_set, name="puzzle_names_set"),
+    path("settings/turn-mail", settings.turn_mail_set, name="turn_mail_set"),
+    path("mail/stop/<str:token>/", settings.turn_mail_stop, name="turn_mail_stop"),
     path("rules/", site.rules, name="rules"),
     path("learn/", site.learn, name="learn"),
     path("learn/again", site.learn_restart, name="learn_restart"),
@@ -74,6 +76,11 @@ urlpatterns = [
     path("matches/<match:match_id>/rematch/decline", match.rematch_decline, name="rematch_decline"),
     path("users/<str:username>/", players.profile, name="profile"),
     path("users/<str:username>/challenge", lobby.challenge_create, name="challenge_create"),
+    path("users/<str:username>/follow", follows.follow, name="follow"),
+    path("users/<str:username>/unfollow", follows.unfollow, name="unfollow"),
+    path("users/<str:username>/block", follows.block, name="block"),
+    path("users/<str:username>/unblock", follows.unblock, name="unblock"),
+    path("following/", follows.following, name="following"),
     path("challenges/<id:challenge_id>/accept", lobby.challenge_accept, name="challenge_accept"),
     path("challenges/<id:challenge_id>/decline", lobby.challenge_decline, name="challenge_decline"),
     path("leaderboard/", players.leaderboard, name="leaderboard"),

@@ -1,6 +1,7 @@
 // The player's own socket, on every page (/ws/me/): the challenges banner, kept current, and
 // a push that takes the page to a match that has just started for the player (an accepted
-// rematch or challenge). A plain WebSocket: the match and lobby sockets are htmx's.
+// rematch or challenge); on the list of the players one follows, the list when one of them
+// comes online. A plain WebSocket: the match and lobby sockets are htmx's.
 (function () {
   "use strict";
   if (!document.getElementById("challenges")) return; // logged out: nothing to hear
@@ -23,21 +24,57 @@
       window.location.assign(goto.dataset.goto);
       return;
     }
-    var fresh = template.content.querySelector("#challenges");
-    var shown = document.getElementById("challenges");
-    if (!fresh || !shown) return;
-    fresh.querySelectorAll("input[data-csrf]").forEach(function (input) {
-      input.value = csrfToken();
+    notifyTurns(template.content.getElementById("turn-badge"));
+    ["challenges", "following", "turn-badge"].forEach(function (id) {
+      var fresh = template.content.getElementById(id);
+      var shown = document.getElementById(id);
+      if (!fresh || !shown) return;
+      fresh.querySelectorAll("input[data-csrf]").forEach(function (input) {
+        input.value = csrfToken();
+      });
+      fresh.querySelectorAll("input[data-next]").forEach(function (input) {
+        input.value = window.location.pathname + window.location.search;
+      });
+      if (id === "challenges") notifySeeks(fresh);
+      shown.replaceWith(fresh);
+      if (window.htmx) window.htmx.process(fresh); // the list asks again every minute
     });
-    fresh.querySelectorAll("input[data-next]").forEach(function (input) {
-      input.value = window.location.pathname + window.location.search;
+  }
+
+  // A followed player opened a match: a browser notification too, if the player turned
+  // them on (alerts.js) and this tab is not the one they are looking at.
+  // The banner's first push, as the page opens, tells nothing new.
+  var seeksSeen = null;
+  function notifySeeks(fresh) {
+    var quiet = seeksSeen === null;
+    seeksSeen = seeksSeen || {};
+    fresh.querySelectorAll("[data-seek]").forEach(function (seek) {
+      if (seeksSeen[seek.dataset.seek]) return;
+      seeksSeen[seek.dataset.seek] = true;
+      if (!quiet && window.euchreNotifyOn && window.euchreNotifyOn() && document.hidden) {
+        new Notification(seek.querySelector("span").textContent.trim());
+      }
     });
-    shown.replaceWith(fresh);
+  }
+
+  // More matches wait for the player's move than this browser last saw (a correspondence
+  // opponent moved while the player was away, or on another page): a browser notification,
+  // if the player turned them on (alerts.js).
+  function notifyTurns(badge) {
+    if (!badge) return;
+    var count = Number(badge.dataset.turns || 0);
+    var seen = Number(localStorage.getItem("euchre-turns") || 0);
+    localStorage.setItem("euchre-turns", String(count));
+    if (count > seen && window.euchreNotifyOn && window.euchreNotifyOn() &&
+        !document.getElementById("board")) {
+      new Notification(badge.textContent.trim());
+    }
   }
 
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    var socket = new WebSocket(scheme + window.location.host + "/ws/me/");
+    var list = document.getElementById("following") ? "?following=1" : "";
+    var socket = new WebSocket(scheme + window.location.host + "/ws/me/" + list);
     socket.onopen = function () {
       delay = 1000;
     };

@@ -19,7 +19,9 @@
       }
       const left = Number(el.dataset.until) - now;
       const shown = el.querySelector("[data-countdown-text]");
-      if (shown) shown.textContent = text(left);
+      // Days left (a correspondence match): the server's words stand until the last hour.
+      const long = Number(el.dataset.hours) > 0 && left > 3600 * 1000;
+      if (shown && !long) shown.textContent = text(left);
       el.classList.toggle("low", left <= 10000);
       if (left > -GRACE_MS || el.dataset.done) return;
       el.dataset.done = "1";

@@ -100,7 +100,12 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
         "bots' leaderboard": "/leaderboard/?bots=1",
         "settings": "/settings/",
         "translation review": "/translate/?q=trump",
+        "players followed and blocked": "/following/",
+        "a followed player's profile": "/users/bob/",
     }
+    services.follow_create(user=alice, followed=bob, notify=True)
+    services.block_create(user=alice, blocked_player=carol)
+    services.match_create(user=bob, target=5)  # the banner: a followed player's open match
     services.api_token_create(user=alice, name="my program", scopes=["read", "play"])
     as_bob = {"invite": f"/matches/{waiting.pk}/"}
     deadline = time.monotonic() + 60

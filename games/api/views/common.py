@@ -71,6 +71,7 @@ class MatchIn(Schema):
     rated: bool = True
     spectators_allowed: bool = True
     move_seconds: int | None = services.DEFAULT_MOVE_SECONDS
+    days_per_move: int | None = None
 
 
 class ComputerIn(Schema):
@@ -89,6 +90,8 @@ def form_data(payload: Schema) -> dict:
     data = payload.dict()
     if "move_seconds" in data and data["move_seconds"] is None:
         data["move_seconds"] = ""  # the form's "no clock"
+    if data.get("days_per_move") is None:
+        data.pop("days_per_move", None)  # the form's "live"
     return {k: v for k, v in data.items() if v is not False}  # a form's unticked box
 
 

@@ -5,6 +5,7 @@ each name lives in one of its modules:
     players   records, ratings, the leaderboard, settings
     connections  who is at a match, the bot accounts online, the task workers alive
     lobby     the lobby's lists and challenges
+    follows   the players one follows, online or not, and those one blocked
     limits    the caps on rated play between two players
     puzzles   the next puzzle, the day's puzzle, a player's answers
     translations  players' suggestions for the site's words, and who is thanked
@@ -18,6 +19,7 @@ from .connections import (
     live_workers,
     presence,
 )
+from .follows import Followed, blocked_players, follow_state, followed_seeks, following
 from .limits import rated_today_capped, rated_today_capped_opponents, suspicious_pairs
 from .lobby import (
     CHALLENGE_ANSWER_SHOWN,
@@ -41,6 +43,7 @@ from .matches import (
     match_versions,
     my_active_matches,
     my_open_matches,
+    my_turn_matches,
     open_matches,
 )
 from .players import (
@@ -54,6 +57,7 @@ from .players import (
     sound_on,
     suspension_reason,
     table_look,
+    turn_mail_wanted,
     user_by_name,
 )
 from .puzzles import (
@@ -73,14 +77,16 @@ __all__ = [
     "CHALLENGE_ANSWER_SHOWN", "HISTORY_PAGE_SIZE", "JUST_STARTED", "LEADERBOARD_MIN_MATCHES",
     "NEAREST",
     "LOBBY_OPEN_MATCHES", "LOBBY_WATCH_MATCHES", "PRESENCE_TIMEOUT",
-    "BotOnline", "Presence", "bot_ids", "bots_may_challenge", "bots_online", "has_matches",
+    "BotOnline", "Followed", "Presence", "blocked_players", "follow_state", "followed_seeks",
+    "following", "bot_ids", "bots_may_challenge", "bots_online", "has_matches",
     "leaderboard",
     "live_workers", "lobby_lists", "lobby_mine", "lobby_open", "match_analysis", "match_history",
     "match_just_started", "match_move_rows", "match_moves", "match_versions", "my_active_matches",
-    "my_open_matches", "open_matches", "pending_challenges", "presence", "puzzle_attempt",
+    "my_open_matches", "my_turn_matches", "open_matches", "pending_challenges", "presence",
+    "puzzle_attempt",
     "puzzle_daily", "puzzle_names_allowed", "puzzle_names_mine", "puzzle_next",
     "puzzle_rating_history", "puzzle_rating_of", "puzzle_source", "rated_today_capped",
     "rated_today_capped_opponents", "rating_history", "rating_of", "record", "sound_on",
     "suspension_reason", "suspicious_pairs", "table_look", "translation_credits",
-    "translation_suggestions_open", "user_by_name", "watch_matches",
+    "translation_suggestions_open", "turn_mail_wanted", "user_by_name", "watch_matches",
 ]  # fmt: skip

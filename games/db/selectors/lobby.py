@@ -8,8 +8,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ...models import Challenge, Match, MatchStatus
+from .follows import followed_seeks
 from .limits import rated_today_capped_opponents
-from .matches import my_active_matches, my_open_matches, open_matches
+from .matches import my_active_matches, my_open_matches, my_turn_matches, open_matches
 
 LOBBY_OPEN_MATCHES = 50
 
@@ -19,8 +20,16 @@ def lobby_lists(*, user) -> dict:
 
 
 def lobby_mine(*, user) -> dict:
-    """The lobby's lists of the player's own matches."""
-    return {"my_open": list(my_open_matches(user=user)), "my_active": my_active_matches(user=user)}
+    """The lobby's lists of the player's own matches: those waiting for their move, those in
+    play, and their open ones."""
+    return {
+        "my_turn": list(my_turn_matches(user=user)[:MY_TURN_SHOWN]),
+        "my_open": list(my_open_matches(user=user)),
+        "my_active": my_active_matches(user=user),
+    }
+
+
+MY_TURN_SHOWN = 20
 
 
 def lobby_open(*, exclude_user=None) -> dict:
@@ -57,8 +66,8 @@ CHALLENGE_ANSWER_SHOWN = timedelta(minutes=1)
 
 
 def pending_challenges(*, user) -> dict:
-    """The challenges waiting for this player's answer, those they are waiting on, and their
-    own that were just declined or lapsed."""
+    """The challenges waiting for this player's answer, those they are waiting on, their own
+    that were just declined or lapsed, and the matches the players they follow just opened."""
     now = timezone.now()
     challenges = Challenge.objects.select_related("challenger__settings", "challenged")
     pending = challenges.filter(status=Challenge.Status.PENDING, until__gt=now)
@@ -71,4 +80,5 @@ def pending_challenges(*, user) -> dict:
         "challenges_to_me": list(pending.filter(challenged=user)[:10]),
         "challenges_from_me": list(pending.filter(challenger=user)[:10]),
         "challenges_refused": list(refused[:5]),
+        "seeks": followed_seeks(user=user),
     }

@@ -31,6 +31,17 @@ def my_active_matches(*, user) -> QuerySet[Match]:
     )
 
 
+def my_turn_matches(*, user) -> QuerySet[Match]:
+    """The player's matches in play waiting for their move, the one with least time left
+    first (by when the turn started: the days or seconds of each are its own)."""
+    mine = Q(player0=user, snapshot__turn=0) | Q(player1=user, snapshot__turn=1)
+    return (
+        Match.objects.filter(mine, status=MatchStatus.ACTIVE)
+        .select_related("player0", "player1")
+        .order_by("turn_started_at", "pk")
+    )
+
+
 def match_versions(*, match_ids: set[int]) -> dict[int, int]:
     """Each match's version now, by id (cheaper than the matches)."""
     return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))

@@ -7,6 +7,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
 from ...models import (
+    Ladder,
     Match,
     MatchStatus,
     ModerationAction,
@@ -37,10 +38,14 @@ def rating_of(*, user) -> PlayerRating:
 LEADERBOARD_MIN_MATCHES = 5
 
 
-def leaderboard(*, limit: int = 100, bots: bool = False) -> list[PlayerRating]:
-    """Players with at least 5 rated matches, best first, each with ``won`` and ``last_played``;
-    people and bot accounts (``bots``) are ranked apart."""
-    mine = RatingChange.objects.filter(player=OuterRef("user"))
+def leaderboard(
+    *, limit: int = 100, bots: bool = False, ladder: str = Ladder.LIVE
+) -> list[PlayerRating]:
+    """Players with at least 5 rated matches on ``ladder`` (live or correspondence), best
+    first, each with ``won``, ``lost``, ``last_played`` and the ladder's ``display``; people
+    and bot accounts (``bots``) are ranked apart."""
+    value, played = PlayerRating.FIELDS[ladder]
+    mine = RatingChange.objects.filter(player=OuterRef("user"), ladder=ladder)
     wins = (
         mine.filter(match__winner=OuterRef("user"))
         .values("player")
@@ -48,22 +53,24 @@ def leaderboard(*, limit: int = 100, bots: bool = False) -> list[PlayerRating]:
         .values("n")
     )
     last = mine.order_by("-created_at").values("created_at")[:1]
-    ranked = PlayerRating.objects.filter(rated_matches__gte=LEADERBOARD_MIN_MATCHES)
+    ranked = PlayerRating.objects.filter(**{f"{played}__gte": LEADERBOARD_MIN_MATCHES})
     bot_users = PlayerSettings.objects.filter(bot=True).values("user")
     ranked = ranked.filter(user__in=bot_users) if bots else ranked.exclude(user__in=bot_users)
     rows = (
         ranked.select_related("user__settings")
         .annotate(won=Coalesce(Subquery(wins), 0), last_played=Subquery(last))
-        .order_by("-value", "user__username")[:limit]
+        .order_by(f"-{value}", "user__username")[:limit]
     )
     for row in rows:
-        row.lost = row.rated_matches - row.won
+        row.lost = row.on(ladder)[1] - row.won
+        row.ladder_display = row.display_on(ladder)
     return list(rows)
 
 
-def rating_history(*, user) -> list[int]:
-    """The user's rating after each rated match, oldest first, starting from the initial one."""
-    changes = RatingChange.objects.filter(player=user).order_by("created_at", "pk")
+def rating_history(*, user, ladder: str = Ladder.LIVE) -> list[int]:
+    """The user's rating on ``ladder`` after each rated match, oldest first, starting from the
+    initial one."""
+    changes = RatingChange.objects.filter(player=user, ladder=ladder).order_by("created_at", "pk")
     afters = list(changes.values_list("after", flat=True))
     first = changes.values_list("before", flat=True).first()
     return [first, *afters] if afters else []
@@ -73,6 +80,12 @@ def table_look(*, user) -> dict:
     """The player's theme and whether they play with the four-colour deck."""
     found = PlayerSettings.objects.filter(user=user).values("theme", "four_colour").first()
     return found or {"theme": "auto", "four_colour": False}
+
+
+def turn_mail_wanted(*, user) -> bool:
+    """Whether the player wants a mail on their turn in a correspondence match (yes unless
+    they said no)."""
+    return not PlayerSettings.objects.filter(user=user, turn_mail=False).exists()
 
 
 def sound_on(*, user) -> bool:

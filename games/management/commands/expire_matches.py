@@ -9,6 +9,7 @@ lock, and a second run finds nothing left to do.
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand
+from django.db.models import Q
 from django.utils import timezone
 
 from games import services
@@ -20,7 +21,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         now = timezone.now()
-        clocked = Match.objects.filter(status=MatchStatus.ACTIVE).exclude(move_seconds=None)
+        clocked = Match.objects.filter(status=MatchStatus.ACTIVE).filter(
+            Q(move_seconds__isnull=False) | Q(days_per_move__isnull=False)
+        )
         expired = []
         for match in clocked.select_related("player0", "player1").iterator(chunk_size=200):
             if match.deadline is not None and match.deadline <= now:

@@ -106,7 +106,9 @@ def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
         _("Challenge sent to %(player)s: you will go to the match when they accept.")
         % {"player": player.username},
     )
-    return redirect("profile", username=player.username)
+    # From the list of the players one follows, back to it.
+    profile = reverse("profile", args=[player.username])
+    return redirect(safe_target(request, request.POST.get("next", ""), profile))
 
 
 def _challenge_refused(request: HttpRequest, error: services.GameError) -> HttpResponse:

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from ...db import selectors
-from ...models import COMPUTER_USERNAME
+from ...models import COMPUTER_USERNAME, Ladder
 from ...presentation.charts import line_chart
 from ..forms import MatchCreateForm
 
@@ -26,17 +26,22 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 
 def profile_page(request, player, form: MatchCreateForm | None = None, status: int = 200):
+    other = player.pk != request.user.pk and player.is_active
+    computer = player.username.startswith(COMPUTER_USERNAME.format(""))
     context = {
         "player": player,
         "record": selectors.record(user=player),
         "rating": selectors.rating_of(user=player),
         "chart": line_chart(selectors.rating_history(user=player)),
+        "correspondence_chart": line_chart(
+            selectors.rating_history(user=player, ladder=Ladder.CORRESPONDENCE)
+        ),
         "puzzle_rating": selectors.puzzle_rating_of(user=player),
         "puzzle_chart": line_chart(selectors.puzzle_rating_history(user=player)),
         # Anyone else but the computer may be challenged (it is always in the lobby).
-        "can_challenge": player.pk != request.user.pk
-        and player.is_active
-        and not player.username.startswith(COMPUTER_USERNAME.format("")),
+        "can_challenge": other and not computer,
+        "can_follow": other and not computer,
+        "follow": selectors.follow_state(user=request.user, player=player),
         "challenge_form": form or MatchCreateForm(prefix="challenge"),
         "challenge_open": form is not None,
     }
@@ -47,8 +52,11 @@ def profile_page(request, player, form: MatchCreateForm | None = None, status: i
 @require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
     bots = request.GET.get("bots") == "1"
+    correspondence = not bots and request.GET.get("ladder") == Ladder.CORRESPONDENCE
+    ladder = Ladder.CORRESPONDENCE if correspondence else Ladder.LIVE
     context = {
-        "rows": selectors.leaderboard(bots=bots),
+        "rows": selectors.leaderboard(bots=bots, ladder=ladder),
+        "correspondence": correspondence,
         "minimum": selectors.LEADERBOARD_MIN_MATCHES,
         "bots": bots,
     }

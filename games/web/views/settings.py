@@ -1,5 +1,6 @@
-"""A player's settings: language, sound, the table's look, API tokens (and the web pages
-that may use them) and bot options."""
+"""A player's settings: language, sound, the table's look, the mail of correspondence
+matches (and its one-click stop), API tokens (and the web pages that may use them) and bot
+options."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ... import services
 from ...db import selectors
@@ -17,8 +19,9 @@ from ...i18n import languages
 from ...models import ApiToken, PlayerSettings, Theme, is_bot
 from ...presentation import refusals
 from ...services.players import player_api_origins_set
+from ...services.turn_mail import stop_token_user
 from ..context_processors import SESSION_LOOK, table_look
-from ..forms import ApiOriginsForm, ApiTokenForm
+from ..forms import ApiOriginsForm, ApiTokenForm, TurnMailForm
 from .common import base_url, safe_target
 
 
@@ -95,13 +98,18 @@ def look_set(request: HttpRequest) -> HttpResponse:
 
 def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "",
                    status: int = 200, origins_form: ApiOriginsForm | None = None,
+                   mail_form: TurnMailForm | None = None,
                    ) -> HttpResponse:  # fmt: skip
+    if mail_form is None:
+        wanted = selectors.turn_mail_wanted(user=request.user)
+        mail_form = TurnMailForm(initial={"email": request.user.email, "allowed": wanted})
     if origins_form is None:
         origins = PlayerSettings.objects.filter(user=request.user).values_list("api_origins")
         origins_form = ApiOriginsForm(initial={"origins": (origins.first() or ("",))[0]})
     context = {
         "form": form or ApiTokenForm(),
         "origins_form": origins_form,
+        "mail_form": mail_form,
         "tokens": ApiToken.objects.filter(user=request.user, revoked_at__isnull=True),
         "new_token": new_token,
         "is_bot": is_bot(request.user),
@@ -207,3 +215,30 @@ def bot_challenges_set(request: HttpRequest) -> HttpResponse:
     )
     messages.success(request, _("Saved."))
     return redirect("settings")
+
+
+@login_required
+@require_POST
+def turn_mail_set(request: HttpRequest) -> HttpResponse:
+    form = TurnMailForm(request.POST)
+    if not form.is_valid():
+        return _settings_page(request, mail_form=form, status=400)
+    services.player_turn_mail_set(
+        user=request.user, allowed=form.cleaned_data["allowed"], email=form.cleaned_data["email"]
+    )
+    messages.success(request, _("Saved."))
+    return redirect("settings")
+
+
+@csrf_exempt  # the signed token is the proof; a mail program posts without a page (RFC 8058)
+@require_http_methods(["GET", "POST"])
+def turn_mail_stop(request: HttpRequest, token: str) -> HttpResponse:
+    """The link at the foot of a turn's mail: stops these mails at once, no log-in needed,
+    and offers to turn them back on. A mail program's own "unsubscribe" POSTs here too."""
+    player = stop_token_user(token)
+    if player is None:
+        context = {"title": _("Emails"), "message": _("This link is not valid.")}
+        return render(request, "error.html", context, status=404)
+    again = request.method == "POST" and request.POST.get("again") == "yes"
+    services.player_turn_mail_set(user=player, allowed=again)
+    return render(request, "turn_mail.html", {"player": player, "on": again, "token": token})

@@ -1,0 +1,177 @@
+"""Correspondence matches: days a move, a mail (through a real SMTP server) to the player to
+act with a link to the match and a one-click stop, a lapsed turn ended by the task worker, and
+a rating ladder of their own. Time is moved by the test (``tests.tasks.age``), never slept."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.db import selectors
+from games.models import EndReason, Ladder, Match, MatchStatus, PlayerRating, RatingChange
+from tests.mail import smtp_server
+from tests.matches import pass_if_allowed
+from tests.tasks import age, queued, run_due_tasks
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DAY = 24 * 3600
+
+
+@pytest.fixture
+def inbox(settings):
+    for found, port in smtp_server():
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
+        settings.EMAIL_USE_TLS = False
+        settings.SITE_URL = "http://testserver"
+        yield found
+
+
+@pytest.fixture
+def players(alice, bob):
+    for user, address in ((alice, "alice@example.com"), (bob, "bob@example.com")):
+        user.email = address
+        user.save(update_fields=["email"])
+    return alice, bob
+
+
+def links(message) -> tuple[str, str]:
+    """The match's link and the stop link of a turn's mail."""
+    body = message.get_content()
+    match_link = re.search(r"http://testserver(/matches/\d+/)", body).group(1)
+    stop_link = re.search(r"http://testserver(/mail/stop/[^/\s]+/)", body).group(1)
+    return match_link, stop_link
+
+
+def move(match: Match) -> Match:
+    """One move by whoever is to act (a pass when they may)."""
+    return pass_if_allowed(Match.objects.select_related("player0", "player1").get(pk=match.pk))
+
+
+def until_turn_passes(match: Match) -> Match:
+    """Moves by the player to act until the turn is the other player's."""
+    mover = match.state.turn
+    while match.status == MatchStatus.ACTIVE and match.state.turn == mover:
+        match = move(match)
+    return match
+
+
+def test_a_correspondence_match_over_three_days_mailed_turn_by_turn_then_lapsed(inbox, players):
+    alice, bob = players
+    challenge = services.challenge_create(user=alice, challenged=bob, days_per_move=3)
+    assert challenge.move_seconds is None  # days a move are its clock
+    match = services.challenge_accept(user=bob, challenge_id=challenge.pk)
+    assert (match.days_per_move, match.move_seconds, match.rated) == (3, None, True)
+    run_due_tasks()  # the first turn's mail
+    expected = 1
+    for _day in range(3):  # a turn a day, each player moving when it comes
+        mails = inbox.wait_for(expected)
+        assert len(mails) == expected
+        mail = mails[-1]
+        to_act = match.players[Match.objects.get(pk=match.pk).state.turn]
+        assert mail["To"] == to_act.email
+        assert mail["Subject"] == f"Your turn against {match.opponent_of(to_act).username}"
+        assert "3 days a move" in mail.get_content()
+        assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        match_link, _stop = links(mail)
+        page = Client()
+        page.force_login(to_act)
+        answer = page.get(match_link)  # the link works: their match, their turn
+        assert answer.status_code == 200
+        assert "data-your-turn" in answer.content.decode()
+        match = age(match, DAY - 60)  # most of a day passes before they move
+        match = until_turn_passes(match)
+        run_due_tasks()
+        expected += 1
+    assert len(inbox.wait_for(expected)) == expected  # one mail a turn, no more
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE  # nobody ran out
+    assert match.both_acted
+    late = match.players[match.state.turn]
+    match = age(match, 3 * DAY + 1)  # the player to act lets the turn lapse
+    run_due_tasks()
+    match.refresh_from_db()
+    assert (match.status, match.end_reason) == (MatchStatus.FINISHED, EndReason.TIMEOUT)
+    assert match.winner == match.opponent_of(late)
+    # The correspondence ladder changed; the live one did not.
+    changes = RatingChange.objects.filter(match=match)
+    assert {c.ladder for c in changes} == {Ladder.CORRESPONDENCE} and len(changes) == 2
+    winner = PlayerRating.objects.get(user=match.winner)
+    loser = PlayerRating.objects.get(user=late)
+    assert winner.correspondence > 1500 > loser.correspondence
+    assert (winner.value, winner.rated_matches, loser.value, loser.rated_matches) == (
+        1500, 0, 1500, 0,
+    )  # fmt: skip
+    assert selectors.rating_history(user=late) == []
+    assert len(selectors.rating_history(user=late, ladder=Ladder.CORRESPONDENCE)) == 2
+    assert len(inbox.wait_for(expected)) == expected  # nothing mailed once it ended
+
+
+def test_the_stop_link_stops_the_mails_in_one_click_and_can_undo_it(inbox, players):
+    alice, bob = players
+    match = services.match_join(
+        user=bob, match_id=services.match_create(user=alice, days_per_move=1).pk
+    )
+    run_due_tasks()
+    first = inbox.wait_for(1)[0]
+    to_act = match.players[match.state.turn]
+    _link, stop = links(first)
+    answer = Client().get(stop)  # from the mail: no log-in, one click
+    assert answer.status_code == 200
+    assert "we will no longer email you" in answer.content.decode()
+    assert not selectors.turn_mail_wanted(user=to_act)
+    match = until_turn_passes(match)  # the other player's mail still goes
+    run_due_tasks()
+    match = until_turn_passes(match)  # back to the one who stopped them: no mail
+    run_due_tasks()
+    assert [m["To"] for m in inbox.wait_for(3, seconds=1)] == [
+        to_act.email, match.opponent_of(to_act).email,
+    ]  # fmt: skip
+    again = Client().post(stop, {"again": "yes"})
+    assert "we will email you again" in again.content.decode()
+    assert selectors.turn_mail_wanted(user=to_act)
+    # A mail program's own "unsubscribe" (RFC 8058) posts without a page or a CSRF token.
+    Client(enforce_csrf_checks=True).post(stop, {"List-Unsubscribe": "One-Click"})
+    assert not selectors.turn_mail_wanted(user=to_act)
+    assert Client().get("/mail/stop/not-a-token/").status_code == 404
+
+
+def test_no_mail_to_a_player_at_the_table_nor_without_an_address(inbox, players, carol):
+    alice, bob = players
+    match = services.match_join(
+        user=bob, match_id=services.match_create(user=alice, days_per_move=7).pk
+    )
+    to_act = match.players[match.state.turn]
+    services.connection_open(user=to_act, channel_name="at-the-table", match_id=match.pk)
+    run_due_tasks()  # the move reached them live: no mail
+    services.connection_close(channel_name="at-the-table", match_id=match.pk)
+    lone = services.match_join(
+        user=carol, match_id=services.match_create(user=alice, days_per_move=7).pk
+    )
+    while lone.players[lone.state.turn] != carol:
+        lone = move(lone)
+    run_due_tasks()  # carol has no address
+    assert inbox.wait_for(1, seconds=0.5) == []  # neither got a mail
+    assert queued("turn_mail") == []  # both tasks ran
+    services.player_turn_mail_set(user=carol, allowed=True, email="carol@example.com")
+    lone = until_turn_passes(until_turn_passes(lone))  # back to carol: now she is told
+    run_due_tasks()
+    assert [m["To"] for m in inbox.wait_for(1)] == ["carol@example.com"]
+
+
+def test_days_a_move_are_checked_and_a_correspondence_match_has_no_claim(alice, bob):
+    with pytest.raises(services.GameError) as refused:
+        services.match_create(user=alice, days_per_move=2)
+    assert refused.value.code == "bad_days"
+    match = services.match_join(
+        user=bob, match_id=services.match_create(user=alice, days_per_move=1).pk
+    )
+    assert match.claim_opens_at is None
+    assert match.deadline - match.turn_started_at == timedelta(days=1)
+    assert [m.pk for m in selectors.my_turn_matches(user=match.players[match.state.turn])] == [
+        match.pk
+    ]
