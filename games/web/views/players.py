@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from ...db import selectors
-from ...models import COMPUTER_USERNAME
+from ...models import COMPUTER_USERNAME, is_guest
 from ...presentation.charts import line_chart
 from ..forms import MatchCreateForm
 
@@ -33,10 +33,13 @@ def profile_page(request, player, form: MatchCreateForm | None = None, status: i
         "chart": line_chart(selectors.rating_history(user=player)),
         "puzzle_rating": selectors.puzzle_rating_of(user=player),
         "puzzle_chart": line_chart(selectors.puzzle_rating_history(user=player)),
-        # Anyone else but the computer may be challenged (it is always in the lobby).
+        # Anyone else but the computer may be challenged (it is always in the lobby), by anyone
+        # but a guest, and a guest by nobody (services.challenge_create).
         "can_challenge": player.pk != request.user.pk
         and player.is_active
-        and not player.username.startswith(COMPUTER_USERNAME.format("")),
+        and not player.username.startswith(COMPUTER_USERNAME.format(""))
+        and not is_guest(request.user)
+        and not is_guest(player),
         "challenge_form": form or MatchCreateForm(prefix="challenge"),
         "challenge_open": form is not None,
     }
