@@ -125,3 +125,16 @@ def test_a_guest_seen_lately_is_not_swept(guest):
     Guest.objects.filter(user=guest).update(seen_at=timezone.now() - timedelta(days=30))
     services.guest_seen(user=guest)
     assert services.guests_sweep() == 0
+
+
+def test_a_task_worker_sweeps_old_guests_once_an_hour(guest):
+    from games.management.commands.run_worker import Worker
+
+    worker = Worker.__new__(Worker)  # its sweep alone: no queue, no heartbeat thread
+    worker._sweep_guests()
+    Guest.objects.filter(user=guest).update(seen_at=timezone.now() - timedelta(days=30))
+    worker._sweep_guests()  # within the hour of the last sweep: nothing yet
+    assert get_user_model().objects.filter(pk=guest.pk).exists()
+    worker.guests_swept_at -= 3600
+    worker._sweep_guests()
+    assert not get_user_model().objects.filter(pk=guest.pk).exists()
