@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.web.middleware.PlayerLanguage",
+    "games.web.middleware.GuestSeen",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -130,6 +131,10 @@ CHALLENGES_PER_10_MINUTES = int(os.environ.get("CHALLENGES_PER_10_MINUTES", "20"
 REMATCH_OFFERS_PER_10_MINUTES = int(os.environ.get("REMATCH_OFFERS_PER_10_MINUTES", "20"))
 # Restarts of the guided hand per address an hour (each is a session row, logged in or not).
 LEARN_RESTARTS_PER_HOUR = int(os.environ.get("LEARN_RESTARTS_PER_HOUR", "60"))
+# Guests ("Play now" without an account): how many one address may start in an hour, and
+# how many days without a visit before a guest is swept away (services.guests_sweep).
+GUESTS_PER_IP_PER_HOUR = int(os.environ.get("GUESTS_PER_IP_PER_HOUR", "20"))
+GUEST_DAYS = int(os.environ.get("GUEST_DAYS", "7"))
 # Rated matches between the same two players in 24 hours; any more between them are casual.
 RATED_MATCHES_PER_PAIR_PER_DAY = int(os.environ.get("RATED_MATCHES_PER_PAIR_PER_DAY", "3"))
 
@@ -149,6 +154,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.web.context_processors.table_look",
                 "games.web.context_processors.turns_waiting",
+                "games.web.context_processors.guest",
             ],
         },
     },

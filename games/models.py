@@ -759,3 +759,33 @@ class TranslationSuggestion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.language}: {self.msgid[:60]}"
+
+
+class Guest(models.Model):
+    """A visitor playing without an account: a real user (every page and socket works as for a
+    player) with no usable password, bound to the one session that made it, named
+    ``GUEST_USERNAME`` (a space: never a valid sign-up name, so nobody can take one). Keeping
+    the games (``services.guest_keep``) gives the same user a name and a password and drops
+    this row. ``seen_at`` is the last visit, refreshed at most hourly; guests not seen for
+    ``GUEST_DAYS`` are swept (``services.guests_sweep``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, models.CASCADE, primary_key=True, related_name="guest"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"Guest {self.user_id}"
+
+
+GUEST_USERNAME = "Guest {}"
+
+
+def is_guest(user) -> bool:
+    """Whether ``user`` is a guest (one query, remembered on the user object)."""
+    if user is None or not getattr(user, "pk", None):
+        return False
+    if not hasattr(user, "_is_guest"):
+        user._is_guest = Guest.objects.filter(user_id=user.pk).exists()
+    return user._is_guest

@@ -181,6 +181,16 @@ def _service_words() -> dict[str, str]:
         "no_bot_challenges": _("%(player)s does not take challenges from bots"),
         "no_bots": _("%(player)s does not play bots"),
         "bot_api_only": _("A bot account plays only through the API"),
+        "guest_rated": _(
+            "Guests play casual matches only: keep your games with an account to play rated ones"
+        ),
+        "guest_challenge": _(
+            "Guests cannot send challenges: keep your games with an account to challenge players"
+        ),
+        "guest_account": _("Guests cannot do that: keep your games with an account first"),
+        "not_a_guest": _("This is an account already: its games are kept"),
+        "name_taken": _("That name was taken a moment ago: choose another"),
+        "no_guest_name": _("No guest name is free right now: try again in a moment"),
         "not_open_to_watch": _(
             "The players of this match chose not to let others watch it. "
             "Its result will be here once it is over."

@@ -25,6 +25,7 @@ the edges word it (``games.presentation.refusals``). By concern:
     analysis    the analysis of a finished match (run by the task worker)
     puzzles     puzzles mined from it, and players' answers
     hints       the hard computer's advice in casual matches against it
+    guests      playing without an account, keeping the games, sweeping old guests
     api_tokens  personal API tokens
     translations players' suggestions for better wording, and the moderators' answers
 """
@@ -54,6 +55,7 @@ from .follows import (
     follow_create,
     follow_delete,
 )
+from .guests import guest_create, guest_keep, guest_seen, guests_sweep
 from .hints import hint_for
 from .matches import (
     Moved,
@@ -128,6 +130,10 @@ __all__ = [
     "Conflict",
     "GameError",
     "hint_for",
+    "guest_create",
+    "guest_keep",
+    "guest_seen",
+    "guests_sweep",
     "LimitReached",
     "NotAllowed",
     "NotFound",

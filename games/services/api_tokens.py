@@ -9,8 +9,8 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
-from ..errors import GameError, LimitReached, NotFound
-from ..models import ApiToken
+from ..errors import GameError, LimitReached, NotAllowed, NotFound
+from ..models import ApiToken, is_guest
 from . import events
 
 PREFIX = "euchre_"
@@ -25,6 +25,8 @@ def token_digest(token: str) -> str:
 def api_token_create(*, user, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
     """A new token for ``user`` with these scopes; returns the row and the token itself, which
     is never stored and so can be shown only now."""
+    if is_guest(user):
+        raise NotAllowed("guest_account")  # a program acts for an account, not a visit
     scopes = sorted(set(scopes))
     if not scopes or not set(scopes) <= set(ApiToken.Scope.values):
         raise GameError("bad_scopes")

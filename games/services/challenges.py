@@ -14,7 +14,7 @@ from django.utils import timezone
 from .. import tasks
 from ..db.selectors.players import bots_may_challenge
 from ..errors import Conflict, GameError, NotAllowed, NotFound
-from ..models import COMPUTER_USERNAME, Challenge, DeclineReason, Match, is_bot
+from ..models import COMPUTER_USERNAME, Challenge, DeclineReason, Match, is_bot, is_guest
 from . import events, throttle
 from .clocks import DEFAULT_MOVE_SECONDS
 from .follows import blocked
@@ -38,6 +38,10 @@ def challenge_create(*, user, challenged, **options) -> Challenge:
     clock_checked(options["move_seconds"])
     if challenged.pk == user.pk:
         raise NotAllowed("challenge_self")
+    if is_guest(user):
+        raise NotAllowed("guest_challenge")
+    if is_guest(challenged):
+        raise NotAllowed("not_challengeable", player=challenged.username)
     if not challenged.is_active or challenged.username.startswith(COMPUTER_USERNAME.format("")):
         raise NotAllowed("not_challengeable", player=challenged.username)
     if blocked(by=challenged, player=user):

@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ..errors import LimitReached, NotAllowed
-from ..models import COMPUTER_USERNAME, Block, Challenge, Follow
+from ..models import COMPUTER_USERNAME, Block, Challenge, Follow, is_guest
 from . import events, throttle
 
 # The most players one may follow (each of their arrivals is a push to this player's list).
@@ -24,7 +24,10 @@ CHANGES_PER_10_MINUTES = 60
 def _checked(user, player, self_code: str) -> None:
     if player.pk == user.pk:
         raise NotAllowed(self_code)
-    if not player.is_active or player.username.startswith(COMPUTER_USERNAME.format("")):
+    if is_guest(user):
+        raise NotAllowed("guest_account")  # a guest's list would end with its visit
+    computer = player.username.startswith(COMPUTER_USERNAME.format(""))
+    if not player.is_active or computer or is_guest(player):
         raise NotAllowed("not_followable", player=player.username)
     throttle.limit("follow", user, CHANGES_PER_10_MINUTES, 600)
 

@@ -34,6 +34,7 @@ from ..models import (
     MatchStatus,
     Move,
     is_bot,
+    is_guest,
 )
 from . import events
 from .clocks import (
@@ -91,6 +92,10 @@ def match_create(
     if days_per_move:
         move_seconds = None
     clock_checked(move_seconds)
+    if rated and is_guest(user):
+        raise NotAllowed("guest_rated")  # a rating needs an account to answer for it
+    if days_per_move and is_guest(user):
+        raise NotAllowed("guest_account")  # days a move need a mail address to tell
     with transaction.atomic():
         players_locked(user)
         mine = Match.objects.filter(player0=user, status=MatchStatus.OPEN).count()
@@ -178,6 +183,10 @@ def match_join(*, user, match_id: int) -> Match:
             raise NotAllowed("no_bots", player=match.player0.username)
         if blocked(by=match.player0, player=user):
             raise NotAllowed("match_blocked", player=match.player0.username)
+        if match.rated and is_guest(user):
+            raise NotAllowed("guest_rated")
+        if match.days_per_move and is_guest(user):
+            raise NotAllowed("guest_account")
         players_locked(user, match.player0)  # the pair's rated matches today, counted alone
         if match.rated and rated_today_capped(user=user, other=match.player0):
             match.rated = False  # farming a rating takes many: the rest are casual (said first)
@@ -286,8 +295,10 @@ def match_start(*, players: tuple, created_by, options: dict, dealer=None) -> Ma
         options["stick_the_dealer"], options["dealer_must_take_up"],
     )  # fmt: skip
     players_locked(*players)
-    if options["rated"] and rated_today_capped(user=players[0], other=players[1]):
-        options = {**options, "rated": False}
+    if options["rated"] and (
+        rated_today_capped(user=players[0], other=players[1]) or any(map(is_guest, players))
+    ):
+        options = {**options, "rated": False}  # (a guest's matches are casual: see match_create)
     seed = new_seed()
     seats = list(players)
     if dealer is not None and seats[first_dealer(seed)] != dealer:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from ..errors import Conflict
-from ..models import Block, Match, MatchStatus, is_bot
+from ..models import Block, Match, MatchStatus, is_bot, is_guest
 from .matches import match_create, match_join
 
 
@@ -14,7 +14,8 @@ from .matches import match_create, match_join
 def match_find(*, user, deck: int = 24, target: int = 10) -> Match:
     """The quick pairing ("Find an opponent"): join the oldest open match of another player
     with this deck and target and a move clock, or (nobody waiting) open one, or go back to
-    one's own open match."""
+    one's own open match. A guest plays casual matches only: it joins and opens those."""
+    guest = is_guest(user)
     candidates = (
         Match.objects.filter(
             status=MatchStatus.OPEN,
@@ -26,6 +27,7 @@ def match_find(*, user, deck: int = 24, target: int = 10) -> Match:
         .exclude(player0=user)
         .exclude(player0__in=Block.objects.filter(blocked=user).values("blocker"))
         .filter(_bots_welcome() if is_bot(user) else Q())
+        .filter(Q(rated=False) if guest else Q())
         .order_by("created_at", "pk")
         .values_list("pk", flat=True)
     )
@@ -35,7 +37,9 @@ def match_find(*, user, deck: int = 24, target: int = 10) -> Match:
         except Conflict:  # someone else took the seat a moment ago: the next one
             continue
     mine = Match.objects.filter(status=MatchStatus.OPEN, player0=user, deck=deck, target=target)
-    return mine.order_by("created_at").first() or match_create(user=user, deck=deck, target=target)
+    return mine.order_by("created_at").first() or match_create(
+        user=user, deck=deck, target=target, rated=not guest
+    )
 
 
 def _bots_welcome() -> Q:

@@ -11,8 +11,8 @@ from django.db import transaction
 
 from .. import caches
 from ..db.selectors.matches import has_matches
-from ..errors import Conflict, GameError
-from ..models import PlayerSettings
+from ..errors import Conflict, GameError, NotAllowed
+from ..models import PlayerSettings, is_guest
 from .core import players_locked
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,8 @@ def player_bot_set(*, user) -> None:
     """Make ``user``'s account a bot account: for good, and only while it has no match."""
     with transaction.atomic():
         players_locked(user)
+        if is_guest(user):
+            raise NotAllowed("guest_account")
         if has_matches(user=user):
             raise Conflict("bot_has_matches")
         PlayerSettings.objects.update_or_create(user=user, defaults={"bot": True})

@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from .. import services
 from ..i18n import catalogues
 from ..i18n.languages import SESSION_LANGUAGE
 
@@ -62,4 +63,27 @@ class PlayerLanguage:
         if language and language != request.LANGUAGE_CODE:
             translation.activate(language)
             request.LANGUAGE_CODE = language
+        return self.get_response(request)
+
+
+# In a guest's session (a guest is logged in by the session that made it, and only there):
+# when its last visit was recorded, as a Unix time. Its presence marks the visitor a guest for
+# the pages' frame (games.web.context_processors.guest), without a query.
+SESSION_GUEST = "guest_seen"
+GUEST_SEEN_EVERY = 3600  # seconds: the sweep counts days, an hour's precision is plenty
+
+
+class GuestSeen:
+    """A guest's visits keep it from the sweep (services.guests_sweep): the last one is
+    written at most once an hour."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        seen = request.session.get(SESSION_GUEST)
+        if seen is not None and time.time() - seen > GUEST_SEEN_EVERY:
+            if request.user.is_authenticated:
+                services.guest_seen(user=request.user)
+                request.session[SESSION_GUEST] = time.time()
         return self.get_response(request)

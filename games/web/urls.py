@@ -30,6 +30,8 @@ urlpatterns = [
     path("puzzles/", puzzles.puzzles, name="puzzles"),
     path("puzzles/<id:puzzle_id>/", puzzles.puzzle, name="puzzle"),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/guest/", accounts.play_now, name="guest_play"),
+    path("accounts/keep/", accounts.keep_games, name="guest_keep"),
     # Django's, but the player's sockets of the sessions that end close at once.
     path(
         "accounts/password_change/", accounts.PasswordChangeView.as_view(), name="password_change"

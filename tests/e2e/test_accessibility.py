@@ -17,6 +17,7 @@ from django.conf import settings
 
 from games import services
 from games.models import MatchAnalysis, Puzzle
+from games.services.turn_mail import stop_token
 from tests.e2e.conftest import ROOT, shot
 from tests.matches import play_to_the_end, start
 
@@ -102,6 +103,9 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
         "translation review": "/translate/?q=trump",
         "players followed and blocked": "/following/",
         "a followed player's profile": "/users/bob/",
+        "correspondence match": f"/matches/{start(bob, alice, days_per_move=3).pk}/",
+        "correspondence leaderboard": "/leaderboard/?ladder=correspondence",
+        "turn mails stopped": f"/mail/stop/{stop_token(alice.pk)}/",
     }
     services.follow_create(user=alice, followed=bob, notify=True)
     services.block_create(user=alice, blocked_player=carol)
@@ -121,47 +125,78 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
     services.puzzle_answer(user=alice, puzzle_id=solved.pk, action=solved.answer)
     as_alice["puzzle"] = f"/puzzles/{puzzle.pk}/"
     as_alice["puzzle solved"] = f"/puzzles/{solved.pk}/"
-    audited, by_impact, serious, found = 0, Counter(), [], []
+    audit = Audit()
     for code in LANGUAGES:
-        cookie = {"name": settings.LANGUAGE_COOKIE_NAME, "value": code}
         pages = {
             "anonymous": (new_page(), {path: path for path in anonymous}),
             "alice": (new_page(logged_in=alice), as_alice),
             "bob": (new_page(logged_in=bob), as_bob),
         }
         for page, paths in pages.values():
-            page.context.add_cookies([{**cookie, "domain": "127.0.0.1", "path": "/"}])
-            page.add_init_script(path=str(AXE))  # as the browser's own script: the CSP allows it
-            page.emulate_media(reduced_motion="reduce")  # a card caught mid-flight is no finding
-            for name, path in paths.items():
-                page.goto(live_server_url + path)
-                for width, (wide, high) in WIDTHS.items():  # one load, both widths and themes
-                    page.set_viewport_size({"width": wide, "height": high})
-                    for theme in THEMES if code == "en" else THEMES[:1]:
-                        page.emulate_media(color_scheme=theme, reduced_motion="reduce")
-                        where = (code, width, theme, name)
-                        rules = TAGS if theme == "light" else COLOUR_RULES
-                        for violation in page.evaluate(RUN, rules):
-                            by_impact[violation["impact"]] += 1
-                            found.append((*where, violation))
-                            if violation["impact"] in ("serious", "critical") or (
-                                violation["id"] in STRUCTURE
-                            ):
-                                serious.append((*where, violation))
-                        audited += 1
-                    if width == "phone":
-                        if page.evaluate("document.documentElement.scrollWidth") > wide:
-                            shot(page, f"wide-{code}-{name}", full_page=False, force=True)
-                        assert page.evaluate("document.documentElement.scrollWidth") <= wide, name
-                        if code != "th":
-                            assert page.evaluate(BROKEN_WORDS) == [], (code, name)
-    figures = {"pages audited": audited, "violations by impact": dict(by_impact)}
-    print(f"\naxe-core: {figures}")
-    (ROOT / "artifacts").mkdir(exist_ok=True)
-    (ROOT / "artifacts" / "axe.json").write_text(json.dumps({**figures, "violations": found}))
+            audit.pages(page, live_server_url, code, paths)
+    audit.report("axe.json")
     pages = len(anonymous) + len(as_alice) + 1
-    assert audited == (len(LANGUAGES) + len(THEMES) - 1) * len(WIDTHS) * pages
-    assert not serious, json.dumps(serious, indent=1, ensure_ascii=False)  # the issue's bar
+    assert audit.audited == (len(LANGUAGES) + len(THEMES) - 1) * len(WIDTHS) * pages
+    assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)  # the bar
+
+
+def test_a_guests_pages_meet_wcag_aa_at_both_widths_in_three_languages(live_server_url, new_page):
+    """A guest's pages ("Play now" without an account): the lobby with a guest's header, and
+    "Keep my games"."""
+    as_guest = {"guest's lobby": "/play/", "keep my games": "/accounts/keep/"}
+    audit = Audit()
+    for code in LANGUAGES:
+        page = new_page()
+        page.goto(live_server_url + "/")
+        page.click("main [data-action=play-now]")  # a guest of its own in each language
+        page.wait_for_url("**/play/")
+        audit.pages(page, live_server_url, code, as_guest)
+    audit.report("axe-guests.json")
+    assert audit.audited == (len(LANGUAGES) + len(THEMES) - 1) * len(WIDTHS) * len(as_guest)
+    assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)
+
+
+class Audit:
+    """axe-core's findings on pages, at both widths and, in English, both themes; at phone
+    width the page must not scroll sideways nor split a word over two lines."""
+
+    def __init__(self) -> None:
+        self.audited, self.by_impact, self.serious, self.found = 0, Counter(), [], []
+
+    def pages(self, page, base: str, code: str, paths: dict[str, str]) -> None:
+        cookie = {"name": settings.LANGUAGE_COOKIE_NAME, "value": code}
+        page.context.add_cookies([{**cookie, "domain": "127.0.0.1", "path": "/"}])
+        page.add_init_script(path=str(AXE))  # as the browser's own script: the CSP allows it
+        page.emulate_media(reduced_motion="reduce")  # a card caught mid-flight is no finding
+        for name, path in paths.items():
+            page.goto(base + path)
+            for width, (wide, high) in WIDTHS.items():  # one load, both widths and themes
+                page.set_viewport_size({"width": wide, "height": high})
+                for theme in THEMES if code == "en" else THEMES[:1]:
+                    page.emulate_media(color_scheme=theme, reduced_motion="reduce")
+                    where = (code, width, theme, name)
+                    rules = TAGS if theme == "light" else COLOUR_RULES
+                    for violation in page.evaluate(RUN, rules):
+                        self.by_impact[violation["impact"]] += 1
+                        self.found.append((*where, violation))
+                        if violation["impact"] in ("serious", "critical") or (
+                            violation["id"] in STRUCTURE
+                        ):
+                            self.serious.append((*where, violation))
+                    self.audited += 1
+                if width == "phone":
+                    if page.evaluate("document.documentElement.scrollWidth") > wide:
+                        shot(page, f"wide-{code}-{name}", full_page=False, force=True)
+                    assert page.evaluate("document.documentElement.scrollWidth") <= wide, name
+                    if code != "th":
+                        assert page.evaluate(BROKEN_WORDS) == [], (code, name)
+
+    def report(self, file_name: str) -> None:
+        figures = {"pages audited": self.audited, "violations by impact": dict(self.by_impact)}
+        print(f"\naxe-core: {figures}")
+        (ROOT / "artifacts").mkdir(exist_ok=True)
+        violations = {**figures, "violations": self.found}
+        (ROOT / "artifacts" / file_name).write_text(json.dumps(violations))
 
 
 def services_legal(match):

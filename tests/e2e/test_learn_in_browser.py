@@ -94,7 +94,8 @@ def test_a_newcomer_completes_the_guided_hand_on_a_phone(live_server_url, new_pa
     page.wait_for_function(AT_REST)
     end = page.locator("[data-learn-done]")
     end.wait_for(state="visible")
-    assert end.locator("a").count() == 2 and end.locator("[data-hand-summary]").count() == 1
+    choices = end.locator("[data-action=play-computer], [data-action=find-opponent]")
+    assert choices.count() == 2 and end.locator("[data-hand-summary]").count() == 1
     box = page.evaluate(
         "() => { const r = document.querySelector('[data-learn-done]').getBoundingClientRect();"
         " return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; }"
@@ -103,7 +104,10 @@ def test_a_newcomer_completes_the_guided_hand_on_a_phone(live_server_url, new_pa
     # The page was never reloaded: the same document all along (htmx swapped the table).
     assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
     page.click("[data-learn-done] [data-action=play-computer]")
-    page.wait_for_url("**/accounts/login/**")  # a newcomer without an account logs in first
+    # A newcomer without an account plays at once, as a guest, against the medium computer.
+    page.wait_for_url("**/matches/*/")
+    page.wait_for_selector("#board .scorebox")
+    assert page.locator("[data-me]").inner_text().startswith("Guest ")
 
 
 def test_the_guide_opens_and_closes_and_the_page_stays_accessible(live_server_url, new_page):

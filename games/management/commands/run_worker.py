@@ -6,7 +6,8 @@ worker dies mid-task. Here every worker writes a heartbeat (``WorkerBeat``) from
 its own, and sweeps: a RUNNING task whose worker has been silent for
 ``WORKER_DEAD_AFTER_SECONDS`` is queued again. Our tasks do nothing once their moment has
 passed, so running one a second time is harmless. The sweep also forgets finished tasks after
-``TASK_RESULTS_KEEP_HOURS``, and a worker starting up queues the clock task of any clocked
+``TASK_RESULTS_KEEP_HOURS`` and, once an hour, the guests not seen for ``GUEST_DAYS``
+(``services.guests_sweep``), and a worker starting up queues the clock task of any clocked
 match that has none (``services.clocks_resume``).
 
 Start any number of workers on any number of machines (they share the queue through the
@@ -79,6 +80,11 @@ def queue_again(pks: list) -> int:
     return running.update(status=TaskResultStatus.READY, started_at=None)
 
 
+# How often each worker sweeps away old guests: they are counted in days, and the sweep is
+# idempotent (two workers sweeping at once remove each guest once).
+GUEST_SWEEP_SECONDS = 3600.0
+
+
 def prune_finished() -> int:
     """Forget finished tasks older than ``TASK_RESULTS_KEEP_HOURS``; how many."""
     keep = timedelta(hours=settings.TASK_RESULTS_KEEP_HOURS)
@@ -137,6 +143,7 @@ class Worker(db_worker.Worker):
         if self.batch:  # runs what is due and exits: one sweep first, no heartbeat thread
             requeue_orphans()
             prune_finished()
+            self._sweep_guests()
         else:
             threading.Thread(target=self._beat, args=(stop,), daemon=True, name="beat").start()
         try:
@@ -183,12 +190,23 @@ class Worker(db_worker.Worker):
         except DatabaseError:
             log.warning("could not record the end of task %s", db_task_result.pk, exc_info=True)
 
+    def _sweep_guests(self) -> None:
+        """The guests not seen for ``GUEST_DAYS``, swept at most once an hour."""
+        now = time.monotonic()
+        if now < getattr(self, "guests_swept_at", -GUEST_SWEEP_SECONDS) + GUEST_SWEEP_SECONDS:
+            return
+        self.guests_swept_at = now
+        swept = services.guests_sweep()
+        if swept:
+            log.info("swept %d guest(s) not seen for %d days", swept, settings.GUEST_DAYS)
+
     def _beat(self, stop: threading.Event) -> None:
         while not stop.wait(settings.WORKER_BEAT_SECONDS):
             try:
                 beat(self.worker_id)
                 requeue_orphans()
                 prune_finished()
+                self._sweep_guests()
             except Exception:  # the database is away: the next beat tries again
                 log.warning("worker heartbeat failed", exc_info=True)
             finally:

@@ -1,25 +1,32 @@
-"""Accounts: sign-up, the locked-out page, password changes and resets that close the sockets
-of the sessions they end, and the word after a log-out.
+"""Accounts: sign-up, playing as a guest ("Play now") and keeping a guest's games, the
+locked-out page, password changes and resets that close the sockets of the sessions they end,
+and the word after a log-out.
 """
 
 from __future__ import annotations
 
+import time
+
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from ... import services
+from ...models import Computer, is_guest
+from ...presentation import refusals
 from ...services import events, throttle
 from ..forms import SignupForm
+from ..middleware import SESSION_GUEST
 from .common import client_address, safe_target, wait_page
 
 
@@ -36,22 +43,32 @@ def locked_out(request: HttpRequest, original_response=None, credentials=None) -
     return wait_page(request, message, max(1, seconds))
 
 
+def _signups_throttled(request: HttpRequest) -> HttpResponse | None:
+    """Count one more sign-up (or guest keeping its games) from this address and at this name:
+    the page that says to wait, past the limits."""
+    try:
+        throttle.hit("signup-ip", client_address(request), settings.SIGNUP_LIMIT_PER_IP, 3600)
+        name = str(request.POST.get("username", ""))[:150].lower()
+        throttle.hit("signup-name", name, settings.SIGNUP_LIMIT_PER_USERNAME, 3600)
+    except throttle.Throttled as error:
+        message = _(
+            "Too many sign-ups from your network or with this name: "
+            "sign-ups are paused for a while to keep robots out."
+        )
+        return wait_page(request, message, error.retry_after)
+    return None
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("lobby")
+        # A guest signing up keeps its games: the same user becomes the account.
+        return keep_games(request) if is_guest(request.user) else redirect("lobby")
     form = SignupForm(request.POST or None)
     if request.method == "POST":
-        try:
-            throttle.hit("signup-ip", client_address(request), settings.SIGNUP_LIMIT_PER_IP, 3600)
-            name = str(request.POST.get("username", ""))[:150].lower()
-            throttle.hit("signup-name", name, settings.SIGNUP_LIMIT_PER_USERNAME, 3600)
-        except throttle.Throttled as error:
-            message = _(
-                "Too many sign-ups from your network or with this name: "
-                "sign-ups are paused for a while to keep robots out."
-            )
-            return wait_page(request, message, error.retry_after)
+        refused = _signups_throttled(request)
+        if refused is not None:
+            return refused
         if form.is_valid():
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -62,6 +79,84 @@ def signup(request: HttpRequest) -> HttpResponse:
             return redirect(safe_target(request, request.GET.get("next", ""), reverse("lobby")))
         return render(request, "registration/signup.html", {"form": form}, status=400)
     return render(request, "registration/signup.html", {"form": form})
+
+
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """ "Play now" without an account: a new guest, logged in in this session only, goes to
+    the lobby, or straight into a match against the computer of the ``strength`` posted."""
+    if not request.user.is_authenticated:
+        try:
+            limit = settings.GUESTS_PER_IP_PER_HOUR
+            throttle.hit("guest-ip", client_address(request), limit, 3600)
+        except throttle.Throttled as error:
+            message = _(
+                "Too many guests from your network: playing as a guest is paused for a while "
+                "to keep robots out. Sign up or log in to play now."
+            )
+            return wait_page(request, message, error.retry_after)
+        try:
+            user = services.guest_create()
+        except services.GameError as error:
+            context = {"title": _("Play now"), "message": refusals.words(error)}
+            return render(request, "error.html", context, status=refusals.status(error))
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        request.session[SESSION_GUEST] = time.time()
+        messages.info(
+            request,
+            _(
+                "You are playing as %(player)s. To keep your matches, choose a name and a "
+                "password with “Keep my games”."
+            )
+            % {"player": user.username},
+        )
+    strength = request.POST.get("strength", "")
+    if strength not in Computer.values:
+        return redirect("lobby")
+    try:
+        match = services.match_create_computer(user=request.user, strength=strength)
+    except services.GameError as error:  # two matches against the computer in play already
+        messages.error(request, refusals.words(error))
+        return redirect("lobby")
+    return redirect("match_detail", match_id=match.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def keep_games(request: HttpRequest) -> HttpResponse:
+    """A guest keeps its games: a name and a password turn this same user into an account,
+    its matches, ratings and settings with it (sign-up's form and limits)."""
+    if not is_guest(request.user):
+        return redirect("lobby")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        refused = _signups_throttled(request)
+        if refused is not None:
+            return refused
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                user = services.guest_keep(
+                    user=request.user, username=data["username"],
+                    password=data["password1"], email=data.get("email") or "",
+                )  # fmt: skip
+            except services.GameError as error:
+                form.add_error(None, refusals.words(error))
+                status = refusals.status(error)
+                return render(request, "registration/keep.html", {"form": form}, status=status)
+            old_key = request.session.session_key
+            update_session_auth_hash(request, user)  # this session stays logged in as it
+            request.session.pop(SESSION_GUEST, None)
+            # Saved now, as a password change does: the sockets' checks must find the new hash.
+            request.session.save()
+            events.sessions_check_on_commit(user.pk, renamed=(old_key, request.session.session_key))
+            messages.success(
+                request,
+                _("Your games are kept: welcome, %(player)s!") % {"player": user.username},
+            )
+            return redirect(safe_target(request, request.GET.get("next", ""), reverse("history")))
+        return render(request, "registration/keep.html", {"form": form}, status=400)
+    return render(request, "registration/keep.html", {"form": form})
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):

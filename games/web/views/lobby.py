@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from ... import services
 from ...db import selectors
-from ...models import Computer, DeclineReason
+from ...models import Computer, DeclineReason, is_guest
 from ...presentation import refusals
 from ..forms import ComputerMatchForm, FindOpponentForm, MatchCreateForm
 from .common import base_url, go_to, safe_target
@@ -25,9 +25,11 @@ def _lobby_context(
     computer_form: ComputerMatchForm | None = None,
 ) -> dict:
     context = selectors.lobby_lists(user=request.user)
+    guest = is_guest(request.user)
     context.update(
         {
-            "form": form or MatchCreateForm(),
+            # A guest plays casual matches only: its form starts so (a rated one is refused).
+            "form": form or MatchCreateForm(initial={"rated": False} if guest else None),
             "computer_form": computer_form or ComputerMatchForm(prefix="computer"),
             "find_form": FindOpponentForm(prefix="find"),
             "strengths": Computer.choices,

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from ...db import selectors
-from ...models import COMPUTER_USERNAME, Ladder
+from ...models import COMPUTER_USERNAME, Ladder, is_guest
 from ...presentation.charts import line_chart
 from ..forms import MatchCreateForm
 
@@ -28,6 +28,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 def profile_page(request, player, form: MatchCreateForm | None = None, status: int = 200):
     other = player.pk != request.user.pk and player.is_active
     computer = player.username.startswith(COMPUTER_USERNAME.format(""))
+    can_reach = other and not computer and not is_guest(request.user) and not is_guest(player)
     context = {
         "player": player,
         "record": selectors.record(user=player),
@@ -38,9 +39,10 @@ def profile_page(request, player, form: MatchCreateForm | None = None, status: i
         ),
         "puzzle_rating": selectors.puzzle_rating_of(user=player),
         "puzzle_chart": line_chart(selectors.puzzle_rating_history(user=player)),
-        # Anyone else but the computer may be challenged (it is always in the lobby).
-        "can_challenge": other and not computer,
-        "can_follow": other and not computer,
+        # Anyone else but the computer may be challenged (it is always in the lobby), by anyone
+        # but a guest, and a guest by nobody (services.challenge_create); the same for follows.
+        "can_challenge": can_reach,
+        "can_follow": can_reach,
         "follow": selectors.follow_state(user=request.user, player=player),
         "challenge_form": form or MatchCreateForm(prefix="challenge"),
         "challenge_open": form is not None,

@@ -69,6 +69,7 @@ def learn(request: HttpRequest) -> HttpResponse:
             request.session[learn_hand.SESSION_KEY] = progress
             return redirect("learn")
     context = {**learn_hand.context(progress, _learn_names(request)), "error": error}
+    context["guest_play"] = not request.user.is_authenticated  # its end: "Play now" as a guest
     context["board"] = render_board(context, request, LEARN_BOARD)
     return render(request, "learn.html", context, status=status)
 
