@@ -363,6 +363,10 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Two-hand euchre <nore
 # The site's address as players reach it: the links of mails sent by the task worker (no
 # request there to take it from).
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Arenas: how often a running arena pairs its free players, and the rated matches a player
+# needs to create one (moderators need none).
+ARENA_PAIR_SECONDS = float(os.environ.get("ARENA_PAIR_SECONDS", "2"))
+ARENA_CREATOR_RATED_MATCHES = int(os.environ.get("ARENA_CREATOR_RATED_MATCHES", "20"))
 
 LOGGING = {
     "version": 1,

@@ -72,6 +72,38 @@ def turn_mail(match_id: int, version: int) -> bool:
     return turn_mail_send(match_id=match_id, version=version)
 
 
+@task()
+def arena_start(arena_id: int) -> bool:
+    """The arena's start time: it runs, and its pairing begins."""
+    from .services.arenas import arena_start
+
+    return arena_start(arena_id=arena_id)
+
+
+@task()
+def arena_pair(arena_id: int, due: str) -> int:
+    """A round of the arena's pairing, if it is the arena's waiting one (``Arena.pair_due``)."""
+    from .services.arenas import arena_pair
+
+    return arena_pair(arena_id=arena_id, due=datetime.fromisoformat(due))
+
+
+@task()
+def arena_end(arena_id: int) -> bool:
+    """The arena's end time: no more pairing (matches in play finish and count)."""
+    from .services.arenas import arena_end
+
+    return arena_end(arena_id=arena_id)
+
+
+@task()
+def arena_mail(entry_id: int) -> bool:
+    """Mail a player who asked that the arena they joined has started."""
+    from .services.turn_mail import arena_mail_send
+
+    return arena_mail_send(entry_id=entry_id)
+
+
 @task(queue_name="analysis")  # its own workers: seconds of search must not delay a move
 def match_analyse(match_id: int) -> bool:
     """The analysis of a finished match (seconds of search: never in a web process)."""
@@ -109,6 +141,22 @@ def schedule_challenge_lapse(challenge_id: int, due: datetime) -> None:
 def schedule_turn_mail(match_id: int, version: int) -> None:
     """Queue the turn's mail of a correspondence match (in the caller's transaction)."""
     turn_mail.enqueue(match_id, version)
+
+
+def schedule_arena_start(arena_id: int, due: datetime) -> None:
+    arena_start.using(run_after=due).enqueue(arena_id)
+
+
+def schedule_arena_pair(arena_id: int, due: datetime) -> None:
+    arena_pair.using(run_after=due).enqueue(arena_id, due.isoformat())
+
+
+def schedule_arena_end(arena_id: int, due: datetime) -> None:
+    arena_end.using(run_after=due).enqueue(arena_id)
+
+
+def schedule_arena_mail(entry_id: int) -> None:
+    arena_mail.enqueue(entry_id)
 
 
 def schedule_analysis(match_id: int) -> None:

@@ -140,6 +140,7 @@ def moderators_group(db):
         "0003_moderators_group",
         "0016_api_token_moderation",
         "0021_translation_suggestions",
+        "0026_arenas",
     )
     for name in migrations:
         migration = importlib.import_module(f"games.migrations.{name}")

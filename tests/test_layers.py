@@ -19,7 +19,8 @@ GAMES = Path(__file__).resolve().parents[1] / "games"
 # Bottom to top; a module belongs to the first layer one of whose prefixes it starts with. The
 # engine and the bots are guarded more strictly still (tests/engine/test_purity.py).
 LAYERS = [
-    ("pure", ("games.engine", "games.bots", "games.rating", "games.errors", "games.caches")),
+    ("pure", ("games.engine", "games.bots", "games.rating", "games.arena", "games.errors",
+              "games.caches")),
     ("models", ("games.models",)),
     ("reads", ("games.db", "games.i18n")),
     ("writes", ("games.services", "games.tasks")),

@@ -173,6 +173,7 @@ class Match(Shape):
     commitment: str | None = Field(description="SHA-256 of the seed, from the first deal on")
     seed: str | None = Field(description="once the match is over")
     rematch: Rematch
+    arena_id: int | None = Field(description="the arena that paired its players, if any")
 
 
 class MatchAndView(Shape):
@@ -206,6 +207,39 @@ class Challenge(Shape):
     challenged: Player
     options: Options
     until: str = Field(description="when it lapses unanswered (ISO 8601)")
+
+
+class ArenaStanding(Shape):
+    rank: int
+    player: Player
+    score: int
+    on_fire: bool = Field(description="two wins in a row: the next win scores double")
+    wins: int
+    losses: int
+    performance: int = Field(description="the tie-break: the tournament performance rating")
+    paused: bool
+
+
+class Arena(Shape):
+    id: int
+    name: str
+    status: Literal["scheduled", "running", "finished", "cancelled"]
+    starts_at: str = Field(description="ISO 8601")
+    ends_at: str = Field(description="ISO 8601: no match starts after it")
+    minutes: int
+    options: Options = Field(description="the options of its matches")
+    invited_only: bool
+    bots_allowed: bool
+    joined: bool = Field(description="whether the caller has joined it")
+    paused: bool = Field(description="whether the caller has paused (not paired)")
+
+
+class Arenas(Shape):
+    arenas: list[Arena] = Field(description="running and announced, the soonest first")
+
+
+class ArenaDetail(Arena):
+    standings: list[ArenaStanding]
 
 
 class Challenges(Shape):
@@ -340,6 +374,7 @@ MATCH_EVENTS = (MoveEvent, StateEvent, OpponentGone, ClosedEvent)
 ACCOUNT_EVENTS = (IdleEvent, MatchStartEvent, MatchFinishEvent, ChallengeEvent,
                   ChallengeGoneEvent, ClosedEvent)  # fmt: skip
 ANSWERS = (Error, Account, BotSettings, PublicPlayer, Leaderboard, BotsOnline, MatchAndView,
+           Arenas, ArenaDetail,
            MatchWatched, History, Challenges, Challenge, ChallengeAnswered, Puzzle,
            PuzzleAnswer, *MATCH_EVENTS, *ACCOUNT_EVENTS, ErrorFrame, MoveFrame)  # fmt: skip
 Error.model_rebuild()

@@ -38,6 +38,7 @@ def match_public(match: Match, state: State | None = None, players: list | None 
         "end_reason": match.end_reason or None,
         "commitment": commitment(int(match.seed)) if state is not None else None,
         "seed": match.seed if match.is_over else None,
+        "arena_id": match.arena_id,
         "rematch": {"state": match.rematch_state or None, "seat": match.rematch_seat},
     }
 

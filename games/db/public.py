@@ -49,6 +49,7 @@ class PublicMatch:
     dealer_must_take_up: bool
     move_seconds: int | None
     days_per_move: int | None  # a correspondence match
+    arena_id: int | None  # the arena that paired its players
     both_acted: bool
     dealt: bool  # the first hand is dealt: there is a state to view
     # The seed's hash from the first deal on; the seed itself only once the match is over.
@@ -122,6 +123,7 @@ class PublicMatch:
             dealer_must_take_up=match.dealer_must_take_up,
             move_seconds=match.move_seconds,
             days_per_move=match.days_per_move,
+            arena_id=match.arena_id,
             both_acted=match.both_acted,
             dealt=dealt,
             commitment=commitment(int(match.seed)) if dealt else "",

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from ..db import selectors
 from ..i18n.languages import language_for_scope
 from ..models import DeclineReason
-from ..services.events import LOBBY_GROUP, lobby_user_group
+from ..services.events import LOBBY_GROUP, arena_group, lobby_user_group
 from ..web.forms import quick_challenge
 from .room import PerLoop
 from .sockets import CountedSocket, Dispatch, PlayerSockets, base_url, error_frame
@@ -128,10 +128,17 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
 
     async def connect(self) -> None:
         self.language = language_for_scope(self.scope)
-        # The page shows the list of the players one follows: it hears when one comes online.
-        self.following = b"following=1" in self.scope.get("query_string", b"").split(b"&")
+        # The page shows the list of the players one follows: it hears when one comes online;
+        # an arena's page: its standings, time and state.
+        query = self.scope.get("query_string", b"").split(b"&")
+        self.following = b"following=1" in query
+        arena = next((q[6:] for q in query if q.startswith(b"arena=")), b"")
+        self.arena_id = int(arena) if arena.isdigit() and len(arena) < 10 else None
         if not await self.open_counted():
             return
+        if self.arena_id is not None:
+            with contextlib.suppress(Exception):  # the layer is down: the page polls anyway
+                await self.channel_layer.group_add(arena_group(self.arena_id), self.channel_name)
         await self.accept()
         # A page still loading when the player's challenge was accepted missed the push that
         # takes it to the match: it goes there now.
@@ -141,10 +148,29 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
         if self.user.is_authenticated:
             await self.uncounted()
             await self.leave_player_group()
+        if getattr(self, "arena_id", None) is not None:
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_discard(
+                    arena_group(self.arena_id), self.channel_name
+                )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         with translation.override(self.language):
             await self.send(text_data=error_frame(_("This connection takes no messages")))
+
+    async def arena_changed(self, event: dict) -> None:
+        html = await in_database(self._render_arena)()
+        if html:
+            await self.send(text_data=html)
+
+    def _render_arena(self) -> str:
+        arena = selectors.arena_by_id(self.arena_id)
+        if arena is None:
+            return ""
+        with translation.override(self.language):
+            return render_to_string(
+                "arena.html#live", selectors.arena_live(arena=arena, user=self.user)
+            )
 
     async def user_changed(self, event: dict) -> None:
         html = await in_database(self._render)()

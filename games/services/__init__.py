@@ -16,6 +16,7 @@ the edges word it (``games.presentation.refusals``). By concern:
     rematches   offers to play a finished match again
     pairing     the quick pairing ("Find an opponent")
     challenges  one player inviting another
+    arenas      tournaments: announce, join, pause, pair, end, cancel (arena_results: scores)
     follows     following players, blocking them
     events      the pushes that go out with the commit
     throttle    rate limits (moves, sign-ups)
@@ -33,6 +34,16 @@ the edges word it (``games.presentation.refusals``). By concern:
 from ..errors import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
 from .analysis import analyses_queue, match_analyse
 from .api_tokens import api_token_create, api_token_revoke, api_tokens_revoke_all, token_digest
+from .arenas import (
+    arena_cancel,
+    arena_create,
+    arena_end,
+    arena_join,
+    arena_pair,
+    arena_pause,
+    arena_player_remove,
+    arena_start,
+)
 from .challenges import (
     CHALLENGE_LAPSE,
     challenge_accept,
@@ -94,6 +105,14 @@ from .reports import report_close, report_create
 from .translations import translation_review, translation_suggest, translations_apply
 
 __all__ = [
+    "arena_cancel",
+    "arena_create",
+    "arena_end",
+    "arena_join",
+    "arena_pair",
+    "arena_pause",
+    "arena_player_remove",
+    "arena_start",
     "analyses_queue",
     "match_analyse",
     "puzzle_answer",

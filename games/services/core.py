@@ -13,6 +13,7 @@ from ..engine import state_from_json
 from ..errors import NotAllowed, NotFound
 from ..models import EndReason, Match, MatchStatus
 from . import events
+from .arena_results import arena_result
 from .ratings import ratings_apply
 
 
@@ -109,6 +110,8 @@ def match_abort_now(match: Match) -> None:
     match.status = MatchStatus.ABORTED
     match.end_reason = EndReason.ABORTED
     match.finished_at = timezone.now()
+    if match.arena_id:
+        arena_result(match)
 
 
 def match_forfeit(match: Match, *, winner, reason: EndReason) -> None:
@@ -129,4 +132,6 @@ def match_finish(match: Match, *, winner, reason: EndReason) -> None:
     match.finished_at = timezone.now()
     if match.rated:
         ratings_apply(match)
+    if match.arena_id:
+        arena_result(match)
     tasks.schedule_analysis(match.pk)

@@ -68,6 +68,18 @@ def send_user_event_on_commit(user_ids: tuple[int, ...], *, goto: int | None = N
     transaction.on_commit(lambda: _send_to_users(user_ids, event))
 
 
+def arena_group(arena_id: int) -> str:
+    """The pages of one arena (its standings, time and state, pushed when they change)."""
+    return f"arena_{arena_id}"
+
+
+def arena_changed_on_commit(arena_id: int) -> None:
+    """Once the current transaction commits, tell the arena's pages that it changed (a match
+    of it began or ended, a player joined or paused, it started or ended)."""
+    event = {"type": "arena.changed", "arena_id": arena_id}
+    transaction.on_commit(lambda: send_to_group(arena_group(arena_id), event))
+
+
 def follows_changed_on_commit(user_ids: tuple[int, ...]) -> None:
     """Once the current transaction commits, tell these players' pages that their list of the
     players they follow changed (one followed came online, or they followed or blocked)."""

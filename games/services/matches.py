@@ -285,7 +285,9 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> tuple[St
     return state, move
 
 
-def match_start(*, players: tuple, created_by, options: dict, dealer=None) -> Match:
+def match_start(
+    *, players: tuple, created_by, options: dict, dealer=None, arena_id: int | None = None
+) -> Match:
     """A match between two people, dealt at once (an accepted rematch or challenge).
     ``dealer``: the player who deals first; the seats are arranged for it (the deal's seed
     picks the first dealer's seat). Past the pair's rated matches of the day it is casual,
@@ -306,6 +308,7 @@ def match_start(*, players: tuple, created_by, options: dict, dealer=None) -> Ma
     now = timezone.now()
     match = Match.objects.create(
         player0=seats[0], player1=seats[1], created_by=created_by, **options, seed=str(seed),
+        arena_id=arena_id,
         status=MatchStatus.ACTIVE, started_at=now, turn_started_at=now,
         snapshot=state_to_json(new_match(seed, rules)),
     )  # fmt: skip

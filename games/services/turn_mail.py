@@ -1,5 +1,6 @@
-"""The mail that tells a player it is their turn in a correspondence match (sent by the task
-worker), and the signed address that stops these mails in one click.
+"""The mail that tells a player it is their turn in a correspondence match, and the one that
+tells them an arena they joined has started (both sent by the task worker); and the signed
+address that stops the turns' mails in one click.
 
 The words are the templates' (``templates/mail/``), in the player's language: this module
 decides whom to tell and when, and hands Django's mail the rendered message.
@@ -18,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from ..db.selectors.connections import PRESENCE_TIMEOUT
-from ..models import Connection, Match, MatchStatus, Move, PlayerSettings
+from ..models import Arena, ArenaPlayer, Connection, Match, MatchStatus, Move, PlayerSettings
 
 SALT = "games.turn-mail"
 
@@ -88,4 +89,28 @@ def turn_mail_send(*, match_id: int, version: int) -> bool:
         },
     )
     message.send()
+    return True
+
+
+def arena_mail_send(*, entry_id: int) -> bool:
+    """Tell a player who asked for it, by mail, that the arena they joined has started (if it
+    runs, they are still in it and have an address). True if a mail went out."""
+    entry = ArenaPlayer.objects.select_related("arena", "user").filter(pk=entry_id).first()
+    if entry is None or not entry.notify or entry.removed or entry.paused:
+        return False
+    arena, player = entry.arena, entry.user
+    if arena.status != Arena.Status.RUNNING or not player.email or not player.is_active:
+        return False
+    found = PlayerSettings.objects.filter(user=player).values_list("language", flat=True).first()
+    site = settings.SITE_URL.rstrip("/")
+    context = {
+        "player": player.username,
+        "arena": arena.name,
+        "url": site + reverse("arena", args=[arena.pk]),
+        "ends_at": arena.ends_at,
+    }
+    with translation.override(found or settings.LANGUAGE_CODE), timezone.override(UTC):
+        subject = " ".join(render_to_string("mail/arena_start_subject.txt", context).split())
+        body = render_to_string("mail/arena_start.txt", context)
+    EmailMultiAlternatives(subject, body, to=[player.email]).send()
     return True

@@ -22,5 +22,22 @@ def time_left(match) -> str:
     their turn has no clock."""
     if match.deadline is None:
         return ""
-    left = max(0, int((match.deadline - timezone.now()).total_seconds()))
-    return minutes(left) if left < HOUR else days_and_hours(left)
+    return clock_text(timeuntil_seconds(match.deadline))
+
+
+@register.filter
+def timeuntil_seconds(moment) -> int:
+    """The seconds from now to ``moment`` (0 once it has passed)."""
+    return max(0, int((moment - timezone.now()).total_seconds()))
+
+
+@register.filter
+def clock_text(seconds: int) -> str:
+    """``seconds`` as a clock shows them ("12:05"), or in days and hours past an hour."""
+    return minutes(seconds) if seconds < HOUR else days_and_hours(seconds)
+
+
+@register.filter
+def hours(seconds: int) -> int:
+    """Whole hours in ``seconds`` (static/js/clock.js counts down only within the last)."""
+    return seconds // HOUR

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+from datetime import UTC
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.validators import MaxLengthValidator
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -157,6 +160,65 @@ class MatchCreateForm(MatchOptionsForm):
         if data.get("days_per_move"):
             data["move_seconds"] = None  # days a move are a correspondence match's clock
         return data
+
+
+class ArenaForm(MatchOptionsForm):
+    """A new arena: its name, start and length, and its matches' options (a short target and
+    a live clock suit an arena)."""
+
+    name = forms.CharField(max_length=60, label=_("Name"))
+    starts_at = forms.DateTimeField(
+        label=_("Starts at (UTC)"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
+    minutes = forms.TypedChoiceField(
+        choices=[(30, _("30 minutes")), (60, _("1 hour")), (90, _("90 minutes"))],
+        coerce=int,
+        initial=60,
+        label=_("Length"),
+    )
+    move_seconds = forms.TypedChoiceField(
+        choices=[(30, _("30 seconds a move")), (60, _("1 minute a move")),
+                 (120, _("2 minutes a move"))],
+        coerce=int,
+        initial=30,
+        label=_("Move clock"),
+    )  # fmt: skip
+    rated = forms.BooleanField(required=False, initial=True, label=_("Rated"))
+    invited_only = forms.BooleanField(
+        required=False,
+        label=_("By invitation only"),
+        help_text=_("Only the players named below may join."),
+    )
+    invited = forms.CharField(
+        required=False,
+        max_length=2000,
+        label=_("Players invited"),
+        help_text=_("Their names, separated by commas or spaces."),
+    )
+    bots_allowed = forms.BooleanField(required=False, label=_("Bots may join"))
+    field_order = ["name", "starts_at", "minutes"]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["target"].initial = 5
+
+    def clean_starts_at(self):
+        value = self.cleaned_data["starts_at"]
+        return value if timezone.is_aware(value) else timezone.make_aware(value, UTC)
+
+    def clean_invited(self) -> list:
+        names = self.cleaned_data["invited"].replace(",", " ").split()
+        found = []
+        for name in names[:200]:
+            user = selectors.user_by_name(name)
+            if user is None:
+                raise forms.ValidationError(
+                    _("There is no player named %(name)s.") % {"name": name}
+                )
+            found.append(user)
+        return found
 
 
 class TurnMailForm(forms.Form):

@@ -2,7 +2,18 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import converters, forms  # noqa: F401  (converters registers <match:>)
-from .views import accounts, follows, lobby, match, players, puzzles, settings, site, translations
+from .views import (
+    accounts,
+    arenas,
+    follows,
+    lobby,
+    match,
+    players,
+    puzzles,
+    settings,
+    site,
+    translations,
+)
 
 urlpatterns = [
     path("", site.home, name="home"),
@@ -83,6 +94,12 @@ urlpatterns = [
     path("users/<str:username>/block", follows.block, name="block"),
     path("users/<str:username>/unblock", follows.unblock, name="unblock"),
     path("following/", follows.following, name="following"),
+    path("arenas/", arenas.arenas, name="arenas"),
+    path("arenas/create", arenas.arena_create, name="arena_create"),
+    path("arenas/<id:arena_id>/", arenas.arena, name="arena"),
+    path("arenas/<id:arena_id>/join", arenas.arena_join, name="arena_join"),
+    path("arenas/<id:arena_id>/pause", arenas.arena_pause, name="arena_pause"),
+    path("arenas/<id:arena_id>/next", arenas.arena_next, name="arena_next"),
     path("challenges/<id:challenge_id>/accept", lobby.challenge_accept, name="challenge_accept"),
     path("challenges/<id:challenge_id>/decline", lobby.challenge_decline, name="challenge_decline"),
     path("leaderboard/", players.leaderboard, name="leaderboard"),

@@ -25,7 +25,7 @@
       return;
     }
     notifyTurns(template.content.getElementById("turn-badge"));
-    ["challenges", "following", "turn-badge"].forEach(function (id) {
+    ["challenges", "following", "turn-badge", "arena-live"].forEach(function (id) {
       var fresh = template.content.getElementById(id);
       var shown = document.getElementById(id);
       if (!fresh || !shown) return;
@@ -36,6 +36,11 @@
         input.value = window.location.pathname + window.location.search;
       });
       if (id === "challenges") notifySeeks(fresh);
+      // A box being ticked is kept as it is (hx-preserve does so for htmx's own swaps).
+      shown.querySelectorAll("[hx-preserve][id]").forEach(function (kept) {
+        var twin = fresh.querySelector("#" + kept.id);
+        if (twin) twin.replaceWith(kept);
+      });
       shown.replaceWith(fresh);
       if (window.htmx) window.htmx.process(fresh); // the list asks again every minute
     });
@@ -71,10 +76,21 @@
     }
   }
 
+  // An arena's page, and the end of an arena match, ask again every few seconds (htmx): when
+  // the pairing has started the player's next match, the answer names it and the page goes.
+  document.addEventListener("htmx:afterSettle", function () {
+    var goto = document.querySelector("#arena-live [data-goto], [data-arena-next] [data-goto]");
+    if (goto && goto.dataset.goto !== window.location.pathname) {
+      window.location.assign(goto.dataset.goto);
+    }
+  });
+
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    var list = document.getElementById("following") ? "?following=1" : "";
-    var socket = new WebSocket(scheme + window.location.host + "/ws/me/" + list);
+    var arena = document.querySelector("[data-arena-page]");
+    var query = arena ? "?arena=" + arena.dataset.arenaPage
+      : document.getElementById("following") ? "?following=1" : "";
+    var socket = new WebSocket(scheme + window.location.host + "/ws/me/" + query);
     socket.onopen = function () {
       delay = 1000;
     };

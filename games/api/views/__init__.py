@@ -115,7 +115,7 @@ def _form_refused(request, error: FormRefused):
 
 
 # The endpoints, by resource; registered once their modules are read.
-from . import account, challenges, export, matches, puzzles, streaming  # noqa: E402
+from . import account, arenas, challenges, export, matches, puzzles, streaming  # noqa: E402
 
-for _resource in (account, matches, export, challenges, puzzles, streaming):
+for _resource in (account, matches, export, challenges, arenas, puzzles, streaming):
     api.add_router("", _resource.router)

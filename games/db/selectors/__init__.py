@@ -5,12 +5,22 @@ each name lives in one of its modules:
     players   records, ratings, the leaderboard, settings
     connections  who is at a match, the bot accounts online, the task workers alive
     lobby     the lobby's lists and challenges
+    arenas    arenas announced and running, standings, a player's arenas
     follows   the players one follows, online or not, and those one blocked
     limits    the caps on rated play between two players
     puzzles   the next puzzle, the day's puzzle, a player's answers
     translations  players' suggestions for the site's words, and who is thanked
 """
 
+from .arenas import (
+    Standing,
+    arena_by_id,
+    arena_live,
+    arena_standings,
+    arenas_listed,
+    arenas_of,
+    arenas_soon,
+)
 from .connections import (
     PRESENCE_TIMEOUT,
     BotOnline,
@@ -74,6 +84,8 @@ from .puzzles import (
 from .translations import translation_credits, translation_suggestions_open
 
 __all__ = [
+    "Standing", "arena_by_id", "arena_live", "arena_standings", "arenas_listed", "arenas_of",
+    "arenas_soon",
     "CHALLENGE_ANSWER_SHOWN", "HISTORY_PAGE_SIZE", "JUST_STARTED", "LEADERBOARD_MIN_MATCHES",
     "NEAREST",
     "LOBBY_OPEN_MATCHES", "LOBBY_WATCH_MATCHES", "PRESENCE_TIMEOUT",

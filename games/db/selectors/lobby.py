@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ...models import Challenge, Match, MatchStatus
+from .arenas import arenas_soon
 from .follows import followed_seeks
 from .limits import rated_today_capped_opponents
 from .matches import my_active_matches, my_open_matches, my_turn_matches, open_matches
@@ -16,14 +17,19 @@ LOBBY_OPEN_MATCHES = 50
 
 
 def lobby_lists(*, user) -> dict:
-    return {**lobby_open(exclude_user=user), **lobby_mine(user=user)}
+    return {
+        **lobby_open(exclude_user=user),
+        **lobby_mine(user=user),
+        "arenas_soon": arenas_soon(),
+    }
 
 
 def lobby_mine(*, user) -> dict:
     """The lobby's lists of the player's own matches: those waiting for their move, those in
     play, and their open ones."""
     return {
-        "my_turn": list(my_turn_matches(user=user)[:MY_TURN_SHOWN]),
+        # The least time left first (each match has its own days a move).
+        "my_turn": sorted(my_turn_matches(user=user)[:MY_TURN_SHOWN], key=lambda m: m.deadline),
         "my_open": list(my_open_matches(user=user)),
         "my_active": my_active_matches(user=user),
     }

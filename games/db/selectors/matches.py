@@ -32,11 +32,12 @@ def my_active_matches(*, user) -> QuerySet[Match]:
 
 
 def my_turn_matches(*, user) -> QuerySet[Match]:
-    """The player's matches in play waiting for their move, the one with least time left
-    first (by when the turn started: the days or seconds of each are its own)."""
+    """The player's correspondence matches waiting for their move, the one with least time
+    left first. (A live match's turn is the player's at the table, and changes at every
+    move: the header's count would flicker with it.)"""
     mine = Q(player0=user, snapshot__turn=0) | Q(player1=user, snapshot__turn=1)
     return (
-        Match.objects.filter(mine, status=MatchStatus.ACTIVE)
+        Match.objects.filter(mine, status=MatchStatus.ACTIVE, days_per_move__isnull=False)
         .select_related("player0", "player1")
         .order_by("turn_started_at", "pk")
     )

@@ -37,6 +37,7 @@ def profile_page(request, player, form: MatchCreateForm | None = None, status: i
         "correspondence_chart": line_chart(
             selectors.rating_history(user=player, ladder=Ladder.CORRESPONDENCE)
         ),
+        "arenas": selectors.arenas_of(user=player),
         "puzzle_rating": selectors.puzzle_rating_of(user=player),
         "puzzle_chart": line_chart(selectors.puzzle_rating_history(user=player)),
         # Anyone else but the computer may be challenged (it is always in the lobby), by anyone

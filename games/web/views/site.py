@@ -30,7 +30,8 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     daily = selectors.puzzle_daily()
-    context = {"rules": Rules(), "daily": daily}
+    soon = selectors.arenas_soon()
+    context = {"rules": Rules(), "daily": daily, "next_arena": soon[:1]}
     if daily is not None:
         context["daily_theme"] = puzzle_words.theme_words(daily.theme)
     return render(request, "home.html", context)

@@ -1,0 +1,84 @@
+"""Arenas' pure rules: the pairing of free players, the points of a win (with lichess's
+streak), and the performance rating that breaks ties. No Django here: the services read the
+rows, ask these, and write the answer (``games.services.arenas``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+WIN = 2
+STREAK = 2  # after this many wins in a row, a win counts double until a loss
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A free player of an arena: its score, rating (the tie-break of the order) and last
+    opponent (None before their first match)."""
+
+    id: int
+    score: int
+    rating: int
+    last_opponent: int | None = None
+    # Free for a while already: may meet the last opponent again rather than wait longer.
+    waited: bool = True
+
+
+def points(streak: int, won: bool) -> int:
+    """A match's points for a player with ``streak`` wins in a row before it: 2 a win, 0 a
+    loss; after two wins in a row, a win scores double (on fire) until a loss."""
+    if not won:
+        return 0
+    return 2 * WIN if streak >= STREAK else WIN
+
+
+def on_fire(streak: int) -> bool:
+    """Whether the next win scores double (the flame on the standings)."""
+    return streak >= STREAK
+
+
+def _again(a: Entrant, b: Entrant) -> bool:
+    return a.last_opponent == b.id or b.last_opponent == a.id
+
+
+def pairings(free: Sequence[Entrant]) -> list[tuple[int, int]]:
+    """Pairs of the free players: similar scores together (the order is score, then rating),
+    never a player twice or with themselves, and two who just played each other only when no
+    other pairing of the same players avoids it and both have ``waited`` (two alone free
+    play again once nobody else came free meanwhile: a rematch beats waiting on). With an
+    odd number, the lowest placed waits for the next round."""
+    left = sorted({e.id: e for e in free}.values(), key=lambda e: (-e.score, -e.rating, e.id))
+    pairs: list[tuple[Entrant, Entrant]] = []
+    while len(left) >= 2:
+        first = left.pop(0)
+        # Its last opponent only if nobody else is left (then a swap below may still avoid it).
+        other = next((e for e in left if not _again(first, e)), left[0])
+        left.remove(other)
+        pairs.append((first, other))
+    # The last pair may be a rematch that a swap with a pair before it avoids (each player has
+    # one last opponent, so one of the two swaps always works when the others fit).
+    if len(pairs) >= 2 and _again(*pairs[-1]):
+        x, y = pairs[-1]
+        for i in range(len(pairs) - 2, -1, -1):
+            a, b = pairs[i]
+            for one, two in (((a, x), (b, y)), ((a, y), (b, x))):
+                if not _again(*one) and not _again(*two):
+                    pairs[i], pairs[-1] = one, two
+                    break
+            else:
+                continue
+            break
+    # A rematch no swap avoided, of two who have not waited: they wait for the next round.
+    if pairs and _again(*pairs[-1]) and not (pairs[-1][0].waited and pairs[-1][1].waited):
+        pairs.pop()
+    return [(a.id, b.id) for a, b in pairs]
+
+
+def performance(opponent_ratings: Sequence[int], wins: int) -> int:
+    """The tournament performance rating: the opponents' mean rating, plus 400 for each win
+    beyond the losses, over the games (0 before any)."""
+    games = len(opponent_ratings)
+    if not games:
+        return 0
+    return round((sum(opponent_ratings) + 400 * (2 * wins - games)) / games)

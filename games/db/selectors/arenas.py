@@ -1,0 +1,113 @@
+"""Arenas as pages show them: those announced and running, one arena's standings (with the
+streak's flame and the performance that breaks ties), a player's matches in it, and the
+arenas a player took part in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db.models import Q
+from django.utils import timezone
+
+from ...arena import on_fire, performance
+from ...models import Arena, ArenaPlayer, Match, MatchStatus
+
+LISTED_FINISHED = 10
+SOON = timedelta(hours=24)
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    player: object
+    score: int
+    fire: bool  # the next win scores double
+    wins: int
+    losses: int
+    performance: int
+    paused: bool
+
+
+def arenas_listed() -> dict:
+    """Running arenas, those announced (the soonest first), and the latest finished."""
+    arenas = Arena.objects.select_related("created_by")
+    return {
+        "running": list(arenas.filter(status=Arena.Status.RUNNING)),
+        "upcoming": list(arenas.filter(status=Arena.Status.SCHEDULED)[:20]),
+        "finished": list(
+            arenas.filter(status=Arena.Status.FINISHED).order_by("-starts_at")[:LISTED_FINISHED]
+        ),
+    }
+
+
+def arenas_soon() -> list[Arena]:
+    """Arenas running, and those starting within a day: the lobby's and home page's news."""
+    return list(
+        Arena.objects.filter(
+            Q(status=Arena.Status.RUNNING)
+            | Q(status=Arena.Status.SCHEDULED, starts_at__lte=timezone.now() + SOON)
+        )[:5]
+    )
+
+
+def arena_by_id(arena_id: int) -> Arena | None:
+    return Arena.objects.select_related("created_by").filter(pk=arena_id).first()
+
+
+def arena_standings(*, arena: Arena) -> list[Standing]:
+    """Score first, then performance (removed players are not ranked)."""
+    entries = ArenaPlayer.objects.filter(arena=arena, removed=False).select_related("user")
+    rows = []
+    for entry in entries:
+        games = entry.wins + entry.losses
+        mean = [entry.opponents_rating // games] * games if games else []
+        rows.append((entry, performance(mean, entry.wins)))
+    rows.sort(key=lambda r: (-r[0].score, -r[1], r[0].user.username.casefold()))
+    return [
+        Standing(
+            rank=i,
+            player=entry.user,
+            score=entry.score,
+            fire=on_fire(entry.streak),
+            wins=entry.wins,
+            losses=entry.losses,
+            performance=perf,
+            paused=entry.paused,
+        )  # fmt: skip
+        for i, (entry, perf) in enumerate(rows, start=1)
+    ]
+
+
+def arena_live(*, arena: Arena, user) -> dict:
+    """What the arena's page shows and its pushes renew: the arena, the standings, the
+    viewer's entry and matches in it, and the match they are to go to, if one just began."""
+    entry = ArenaPlayer.objects.filter(arena=arena, user=user).first() if user else None
+    mine = (
+        Match.objects.filter(Q(player0=user) | Q(player1=user), arena=arena)
+        .select_related("player0", "player1", "winner")
+        .order_by("-started_at")
+        if entry
+        else Match.objects.none()
+    )
+    playing = next((m for m in mine if m.status == MatchStatus.ACTIVE), None)
+    standings = arena_standings(arena=arena)
+    return {
+        "arena": arena,
+        "standings": standings,
+        "podium": standings[:3] if arena.status == Arena.Status.FINISHED else [],
+        "entry": entry,
+        "my_matches": list(mine[:20]),
+        "playing": playing,
+        "now": timezone.now(),
+    }
+
+
+def arenas_of(*, user) -> list[ArenaPlayer]:
+    """The arenas ``user`` played in, the latest first, with their score."""
+    return list(
+        ArenaPlayer.objects.filter(user=user, removed=False)
+        .exclude(arena__status=Arena.Status.CANCELLED)
+        .select_related("arena")
+        .order_by("-arena__starts_at")[:20]
+    )

@@ -1,0 +1,42 @@
+"""An arena match's end in the arena's standings: the winner's points (with the streak), the
+loser's streak broken, both free again for the next pairing. Called by ``core`` in the
+transaction that ends the match, so the standings and the result commit together."""
+
+from __future__ import annotations
+
+from django.db.models import F
+from django.utils import timezone
+
+from ..arena import points
+from ..models import ArenaPlayer, Match
+from . import events
+
+
+def arena_result(match: Match) -> None:
+    """``match`` (of an arena) just ended: finished with a winner, or called off (no points,
+    but both are free again, and will not meet again next)."""
+    if not match.arena_id or match.player1_id is None:
+        return
+    now = timezone.now()
+    entries = {
+        entry.user_id: entry
+        for entry in ArenaPlayer.objects.select_for_update()
+        .filter(arena_id=match.arena_id, user_id__in=(match.player0_id, match.player1_id))
+        .order_by("user_id")
+    }
+    for user_id, entry in entries.items():
+        opponent = match.player1_id if user_id == match.player0_id else match.player0_id
+        entry.last_opponent_id = opponent
+        entry.free_since = now
+        fields = ["last_opponent", "free_since"]
+        if match.winner_id is not None and not entry.removed:
+            won = match.winner_id == user_id
+            entry.score += points(entry.streak, won)
+            entry.streak = entry.streak + 1 if won else 0
+            if won:
+                entry.wins = F("wins") + 1
+            else:
+                entry.losses = F("losses") + 1
+            fields += ["score", "streak", "wins" if won else "losses"]
+        entry.save(update_fields=fields)
+    events.arena_changed_on_commit(match.arena_id)

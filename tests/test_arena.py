@@ -1,0 +1,129 @@
+"""The arena's pure rules, property-based: pairings never put a player in two matches or with
+themselves, pair a player with their last opponent only when no other pairing of the same
+players avoids it, keep similar scores together; points and streaks as lichess counts them."""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.arena import Entrant, on_fire, pairings, performance, points
+
+
+@st.composite
+def free_players(draw):
+    count = draw(st.integers(min_value=0, max_value=9))
+    ids = list(range(1, count + 1))
+    # Last opponents as a real arena leaves them: pairs of players who just played each other
+    # (and some whose last opponent is busy now, or who have not played yet).
+    shuffled = draw(st.permutations(ids))
+    last: dict[int, int | None] = dict.fromkeys(ids)
+    for a, b in zip(shuffled[::2], shuffled[1::2], strict=False):
+        if draw(st.booleans()):
+            last[a], last[b] = b, a
+    for pk in ids:
+        if last[pk] is None and draw(st.booleans()):
+            last[pk] = 100 + pk  # someone not free now
+    return [
+        Entrant(pk, draw(st.integers(0, 20)), draw(st.integers(1000, 2000)), last[pk]) for pk in ids
+    ]
+
+
+def again(a: Entrant, b: Entrant) -> bool:
+    return a.last_opponent == b.id or b.last_opponent == a.id
+
+
+def rematch_free_exists(players: list[Entrant]) -> bool:
+    """Whether these (an even number) can be paired with no rematch at all (brute force)."""
+    if not players:
+        return True
+    first, rest = players[0], players[1:]
+    return any(
+        not again(first, other) and rematch_free_exists([p for p in rest if p is not other])
+        for other in rest
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(free_players())
+def test_nobody_is_in_two_matches_or_plays_themselves(free):
+    pairs = pairings(free)
+    seated = [pk for pair in pairs for pk in pair]
+    assert len(seated) == len(set(seated))
+    assert all(a != b for a, b in pairs)
+    assert set(seated) <= {e.id for e in free}
+    # Everyone plays (but one, when the count is odd), except two who just met and have not
+    # waited yet.
+    assert len(free) // 2 - 1 <= len(pairs) <= len(free) // 2
+
+
+@settings(max_examples=400, deadline=None)
+@given(free_players())
+def test_no_rematch_when_another_pairing_avoids_it(free):
+    by_id = {e.id: e for e in free}
+    pairs = pairings(free)
+    rematches = [p for p in pairs if again(by_id[p[0]], by_id[p[1]])]
+    if rematches:
+        seated = [by_id[pk] for pair in pairs for pk in pair]
+        assert not rematch_free_exists(seated), (free, pairs)
+        assert all(by_id[pk].waited for pair in rematches for pk in pair)
+
+
+@settings(max_examples=200, deadline=None)
+@given(free_players())
+def test_the_leader_meets_a_close_score(free):
+    """The best placed free player meets the best placed one they may meet (no rematch)."""
+    pairs = pairings(free)
+    if len(free) < 3:
+        return
+    order = sorted(free, key=lambda e: (-e.score, -e.rating, e.id))
+    leader = order[0]
+    allowed = [e for e in order[1:] if not again(leader, e)]
+    mine = next(pair for pair in pairs if leader.id in pair)
+    other = mine[1] if mine[0] == leader.id else mine[0]
+    if allowed and len(pairs) == 1:
+        assert other == allowed[0].id
+
+
+def test_two_alone_who_just_played_play_again_once_they_have_waited():
+    a, b = Entrant(1, 2, 1500, 2), Entrant(2, 0, 1500, 1)
+    assert pairings([a, b]) == [(1, 2)]
+    assert pairings([a, Entrant(2, 0, 1500, 1, waited=False)]) == []
+
+
+def test_a_swap_avoids_the_rematch_the_score_order_would_make():
+    # By score: A B C D; C and D just played each other, so A-C and B-D instead of A-B, C-D.
+    free = [Entrant(1, 9, 1500), Entrant(2, 8, 1500), Entrant(3, 7, 1500, 4),
+            Entrant(4, 6, 1500, 3)]  # fmt: skip
+    pairs = pairings(free)
+    assert all({3, 4} != set(pair) for pair in pairs) and len(pairs) == 2
+
+
+@given(st.lists(st.booleans(), max_size=30))
+def test_points_and_streaks_as_defined(results):
+    """2 a win, 0 a loss; after two wins in a row, wins score double until a loss."""
+    streak = score = 0
+    expected = 0
+    run = 0
+    for won in results:
+        score += points(streak, won)
+        expected += (4 if run >= 2 else 2) if won else 0
+        run = run + 1 if won else 0
+        streak = streak + 1 if won else 0
+        assert on_fire(streak) == (run >= 2)
+    assert score == expected
+
+
+def test_performance_breaks_ties_by_the_opposition_and_the_results():
+    assert performance([], 0) == 0
+    assert performance([1500, 1500], 2) == 1900
+    assert performance([1600, 1400], 1) == 1500
+    assert performance([1800], 0) == 1400
+
+
+def test_pairing_is_stable_whatever_the_order_given():
+    free = [Entrant(1, 4, 1500), Entrant(2, 4, 1600), Entrant(3, 0, 1500), Entrant(4, 2, 1500)]
+    results = {tuple(pairings(list(p))) for p in permutations(free)}
+    assert len(results) == 1
