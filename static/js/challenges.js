@@ -46,16 +46,18 @@
     });
   }
 
-  // A followed player opened a match: a browser notification too, if the player turned
-  // them on (alerts.js) and this tab is not the one they are looking at.
+  // A followed player opened a match, or an arena the player joined started: a browser
+  // notification too, if the player turned them on (alerts.js) and this tab is not the one
+  // they are looking at.
   // The banner's first push, as the page opens, tells nothing new.
   var seeksSeen = null;
   function notifySeeks(fresh) {
     var quiet = seeksSeen === null;
     seeksSeen = seeksSeen || {};
-    fresh.querySelectorAll("[data-seek]").forEach(function (seek) {
-      if (seeksSeen[seek.dataset.seek]) return;
-      seeksSeen[seek.dataset.seek] = true;
+    fresh.querySelectorAll("[data-seek], [data-arena-started]").forEach(function (seek) {
+      var key = seek.dataset.seek ? "seek" + seek.dataset.seek : "arena" + seek.dataset.arenaStarted;
+      if (seeksSeen[key]) return;
+      seeksSeen[key] = true;
       if (!quiet && window.euchreNotifyOn && window.euchreNotifyOn() && document.hidden) {
         new Notification(seek.querySelector("span").textContent.trim());
       }

@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.utils import timezone
 
 from games import services
-from games.models import MatchAnalysis, Puzzle
+from games.models import Arena, MatchAnalysis, PlayerRating, Puzzle
 from games.services.turn_mail import stop_token
 from tests.e2e.conftest import ROOT, shot
 from tests.matches import play_to_the_end, start
@@ -106,6 +108,9 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
         "correspondence match": f"/matches/{start(bob, alice, days_per_move=3).pk}/",
         "correspondence leaderboard": "/leaderboard/?ladder=correspondence",
         "turn mails stopped": f"/mail/stop/{stop_token(alice.pk)}/",
+        "arenas": "/arenas/",
+        "arena finished, its podium": f"/arenas/{arena_ended(alice, bob).pk}/",
+        "arena running, its standings": f"/arenas/{arena_running(alice, bob).pk}/",
     }
     services.follow_create(user=alice, followed=bob, notify=True)
     services.block_create(user=alice, blocked_player=carol)
@@ -197,6 +202,26 @@ class Audit:
         (ROOT / "artifacts").mkdir(exist_ok=True)
         violations = {**figures, "violations": self.found}
         (ROOT / "artifacts" / file_name).write_text(json.dumps(violations))
+
+
+def arena_ended(*players) -> Arena:
+    """An arena announced by the first player (with enough rated matches), joined by all,
+    started and ended: its podium."""
+    PlayerRating.objects.update_or_create(user=players[0], defaults={"rated_matches": 20})
+    arena = arena_running(*players)
+    Arena.objects.filter(pk=arena.pk).update(starts_at=timezone.now() - timedelta(minutes=31))
+    services.arena_end(arena_id=arena.pk)
+    return arena
+
+
+def arena_running(*players) -> Arena:
+    arena = services.arena_create(
+        user=players[0], name="Friday arena", starts_at=timezone.now(), minutes=30
+    )
+    for player in players:
+        services.arena_join(user=player, arena_id=arena.pk)
+    services.arena_start(arena_id=arena.pk)
+    return arena
 
 
 def services_legal(match):

@@ -111,3 +111,22 @@ def arenas_of(*, user) -> list[ArenaPlayer]:
         .select_related("arena")
         .order_by("-arena__starts_at")[:20]
     )
+
+
+# The banner says an arena the player joined has started for this long, until they are paired.
+STARTED_SHOWN = timedelta(minutes=5)
+
+
+def arenas_started_for(*, user) -> list[Arena]:
+    """Arenas ``user`` joined (and did not pause) that started in the last few minutes and
+    have not paired them yet: the banner's news on any page."""
+    if user is None or not user.is_authenticated:
+        return []
+    now = timezone.now()
+    joined = ArenaPlayer.objects.filter(user=user, paused=False, removed=False).values("arena")
+    paired = Match.objects.filter(Q(player0=user) | Q(player1=user), arena__isnull=False)
+    return list(
+        Arena.objects.filter(
+            pk__in=joined, status=Arena.Status.RUNNING, starts_at__gte=now - STARTED_SHOWN
+        ).exclude(pk__in=paired.values("arena"))[:3]
+    )

@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ...models import Challenge, Match, MatchStatus
-from .arenas import arenas_soon
+from .arenas import arenas_soon, arenas_started_for
 from .follows import followed_seeks
 from .limits import rated_today_capped_opponents
 from .matches import my_active_matches, my_open_matches, my_turn_matches, open_matches
@@ -87,4 +87,5 @@ def pending_challenges(*, user) -> dict:
         "challenges_from_me": list(pending.filter(challenger=user)[:10]),
         "challenges_refused": list(refused[:5]),
         "seeks": followed_seeks(user=user),
+        "arenas_started": arenas_started_for(user=user),
     }
