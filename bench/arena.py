@@ -9,6 +9,8 @@ time. It prints:
 
 - the pairing delay: from a program seeing its match end (it is free) to the first state of
   its next match on its socket, p50 / p95 / p99 (and the first pairing after the start);
+  it holds the wait for another player to come free; the seating (the match made by the
+  pairing -> its first state on the socket) is the server's part alone;
 - the move push latency during the arena: from a move sent to the opponent's socket having
   the new version, p50 / p95 / p99;
 - matches played, moves, errors, and the CPU of each kind of process.
@@ -25,8 +27,9 @@ import json
 import random
 import statistics
 import time
+from datetime import datetime
 
-from bench.load.measuring import machine_busy, quantiles
+from bench.load.measuring import loop_lag, machine_busy, quantiles
 from bench.load.servers import Site, production_env
 
 
@@ -78,7 +81,12 @@ class Figures:
     def __init__(self) -> None:
         self.pairing: list[float] = []  # free -> the next match's first state
         self.first: list[float] = []  # the arena's start -> the first match's first state
+        self.seated: list[float] = []  # the match made by the pairing -> its first state
         self.latency: list[float] = []  # a move sent -> the opponent has it
+        self.latency_at: list[float] = []  # when each of those arrived
+        self.lag: list[float] = []  # how late this process's event loop woke
+        self.cpu = 0.0  # this process's CPU seconds
+        self.started = 0.0  # when the arena started (perf_counter)
         # (match, version after) -> (when sent, the mover's seat)
         self.sent: dict[tuple[int, int], tuple[float, int]] = {}
         self.matches: set[int] = set()
@@ -154,6 +162,8 @@ class Program:
                     if first:
                         first = False
                         figures.matches.add(match_id)
+                        made = datetime.fromisoformat(event["match"]["created_at"])
+                        figures.seated.append(time.time() - made.timestamp())
                         if self.free_since is not None:
                             figures.pairing.append(now - self.free_since)
                         elif self.started_at:
@@ -162,6 +172,7 @@ class Program:
                     if sent is not None and event.get("seat") != sent[1]:  # the opponent's
                         del figures.sent[(match_id, version)]
                         figures.latency.append(now - sent[0])
+                        figures.latency_at.append(now)
                     if event["match"]["status"] != "active":
                         self.free_since = now
                         return
@@ -203,8 +214,13 @@ async def main(args: argparse.Namespace, base: str, arena_id: int, tokens: list[
         for token in tokens
     ]
     watcher = asyncio.create_task(watch_start(arena_id, started_at))
+    probe = asyncio.create_task(loop_lag(figures.lag))
+    cpu = time.process_time()
     await asyncio.gather(*(p.run() for p in programs))
+    figures.cpu = time.process_time() - cpu
     watcher.cancel()
+    probe.cancel()
+    figures.started = started_at[0] if started_at else until
     return figures
 
 
@@ -218,8 +234,19 @@ def report(figures: Figures, args, cpu: dict, busy: list[float]) -> None:
           f"{args.task_workers} task workers")  # fmt: skip
     print(line("pairing delay (free -> next match's first state)", figures.pairing))
     print(line("first pairing (the arena's start -> first state)", figures.first))
+    print(line("seating (the pairing made the match -> its first state)", figures.seated))
     print(line("move push latency (sent -> the opponent has it)", figures.latency))
+    # The latency minute by minute: the arena's first pairing (every program at once) apart.
+    for minute in range(int(args.seconds // 60) + 1):
+        low, high = figures.started + 60 * minute, figures.started + 60 * (minute + 1)
+        some = [v for v, t in zip(figures.latency, figures.latency_at, strict=True)
+                if low <= t < high]  # fmt: skip
+        if len(some) > 1:
+            print("  " + line(f"minute {minute + 1}", some))
     print(f"matches {len(figures.matches)}, moves {figures.moves}, errors {len(figures.errors)}")
+    p50, _p95, p99 = quantiles(figures.lag)
+    print(f"this load generator: {figures.cpu:.0f} CPU s, event loop late by p50 {p50:.1f} ms, "
+          f"p99 {p99:.1f} ms (part of every figure)")  # fmt: skip
     for error in figures.errors[:10]:
         print("  ", error)
     print("CPU seconds:", ", ".join(f"{k} {v:.1f}" for k, v in cpu.items()),

@@ -266,6 +266,18 @@ class AccountFeed(Feed):
     def groups(self) -> list[str]:
         return [lobby_user_group(self.user.pk), *super().groups()]
 
+    # News for the player's pages that tells the account nothing new: a page taken to a
+    # match that just started (its ``lobby.mine`` comes too, and says it), a followed player
+    # online. Not read again for these (an arena's round starts many matches at once).
+    PAGES_ONLY = ("follows.changed",)
+
+    def on(self, event: dict | None) -> list[dict]:
+        self.check(event)
+        kind = (event or {}).get("type")
+        if kind in self.PAGES_ONLY or (kind == "user.changed" and event.get("goto")):
+            return []
+        return self.changed()
+
     def start(self) -> list[dict]:
         """The account as it is: a ``matchStart`` for each match in play and a ``challenge``
         for each pending; ``idle`` when there is none (a first event all the same)."""

@@ -10,6 +10,7 @@ websocket's close code for each)."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -57,6 +58,7 @@ class Stream(Member):
         self.feed = feed
         self.language = language
         self.inbox: asyncio.Queue = asyncio.Queue()
+        self.later: collections.deque = collections.deque()  # taken out of turn: next
         self.room = None
         self.mailbox = Mailbox(self._table)
 
@@ -100,7 +102,7 @@ class Stream(Member):
             yield [self._closed("over")], False
             return
         while True:
-            kind, item = await self.inbox.get()
+            kind, item = self.later.popleft() if self.later else await self.inbox.get()
             try:
                 if kind == "table":
                     events = self.feed.table_events(item)
@@ -108,8 +110,8 @@ class Stream(Member):
                         events = await in_database(_changed)(self.feed, self.language)
                     events += self.feed.opponent_events(item)
                 else:
-                    message = item if kind == "layer" else None
-                    events = await in_database(_on)(self.feed, message, self.language)
+                    messages = [item if kind == "layer" else None, *self._news_waiting()]
+                    events = await in_database(_on)(self.feed, messages, self.language)
             except Closed as closed:
                 yield [self._closed(closed.code)], False
                 return
@@ -118,14 +120,31 @@ class Stream(Member):
                 return
             yield events, kind == "beat" and bool(item) and not events
 
+    def _news_waiting(self) -> list[dict | None]:
+        """The layer's news and heartbeats already waiting behind the one being read: one
+        read of the feed answers them all (a burst, an arena's round starting a hundred
+        matches, told each player twice). A match's table waits its turn, in order."""
+        news = []
+        while not self.inbox.empty():
+            kind, item = self.inbox.get_nowait()
+            if kind == "table":
+                self.later.append((kind, item))
+                break
+            news.append(item if kind == "layer" else None)
+        return news
+
     def _closed(self, code: str) -> dict:
         with translation.override(self.language):
             return closed_event(code)
 
 
-def _on(feed: Feed, message: dict | None, language: str) -> list[dict]:
+def _on(feed: Feed, messages: list[dict | None], language: str) -> list[dict]:
+    """The events after the layer's ``messages`` (None: a heartbeat), read once: each is
+    checked (a revoked token, an ended session), the last reads what changed."""
     with translation.override(language):
-        return feed.on(message)
+        for message in messages[:-1]:
+            feed.check(message)
+        return feed.on(messages[-1])
 
 
 def _changed(feed: Feed, language: str) -> list[dict]:

@@ -203,7 +203,11 @@ def _free(arena: Arena) -> list[ArenaPlayer]:
 def arena_pair(*, arena_id: int, due: datetime) -> int:
     """The pairing task: pair the arena's free players and start their matches (both pages
     go to them), then queue the next round. Does nothing unless it is the arena's waiting
-    task (``Arena.pair_due``). How many matches started."""
+    task (``Arena.pair_due``). How many matches started.
+
+    The round is decided under the arena's lock, the next one queued with it; then each match
+    starts in a transaction of its own, so that the first pairs are at their tables while the
+    last are being seated (a round of a hundred matches at an arena's start)."""
     with transaction.atomic():
         arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
         if arena is None or arena.pair_due != due or arena.status != Arena.Status.RUNNING:
@@ -228,24 +232,44 @@ def arena_pair(*, arena_id: int, due: datetime) -> int:
             )
             for pk, entry in free.items()
         ]
-        started = 0
-        for first, second in pairings(entrants):
-            one, two = free[first], free[second]
-            match = match_start(
-                players=(one.user, two.user), created_by=arena.created_by,
-                options=arena.match_options(), arena_id=arena.pk,
-            )  # fmt: skip
-            for entry, other in ((one, two), (two, one)):
-                entry.opponents_rating += ratings.get(other.user_id, 1500)
-                entry.save(update_fields=["opponents_rating"])
-            events.send_user_event_on_commit((one.user_id, two.user_id), goto=match.pk)
-            started += 1
-        if started:
-            events.arena_changed_on_commit(arena.pk)
+        pairs = pairings(entrants)
         arena.pair_due = now + timedelta(seconds=settings.ARENA_PAIR_SECONDS)
         arena.save(update_fields=["pair_due"])
         tasks.schedule_arena_pair(arena.pk, arena.pair_due)
+    started = sum(_pair_start(arena, pair, ratings) for pair in pairs)
+    if started:
+        with transaction.atomic():
+            events.arena_changed_on_commit(arena.pk)
     return started
+
+
+def _pair_start(arena: Arena, pair: tuple[int, int], ratings: dict[int, int]) -> bool:
+    """One pair's match, if both are still free (a round still seating its pairs when the
+    next one began saw them free too: nobody is in two matches). True if it started."""
+    with transaction.atomic():
+        entries = list(
+            ArenaPlayer.objects.select_for_update()
+            .filter(arena=arena, user_id__in=pair, paused=False, removed=False)
+            .select_related("user")
+            .order_by("user_id")
+        )
+        busy = Match.objects.filter(
+            Q(player0_id__in=pair) | Q(player1_id__in=pair),
+            status=MatchStatus.ACTIVE,
+            days_per_move__isnull=True,
+        )
+        if len(entries) != 2 or busy.exists():
+            return False
+        one, two = sorted(entries, key=lambda e: pair.index(e.user_id))
+        match = match_start(
+            players=(one.user, two.user), created_by=arena.created_by,
+            options=arena.match_options(), arena_id=arena.pk,
+        )  # fmt: skip
+        for entry, other in ((one, two), (two, one)):
+            entry.opponents_rating += ratings.get(other.user_id, 1500)
+            entry.save(update_fields=["opponents_rating"])
+        events.send_user_event_on_commit((one.user_id, two.user_id), goto=match.pk)
+    return True
 
 
 def arena_end(*, arena_id: int) -> bool:

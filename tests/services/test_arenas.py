@@ -183,3 +183,17 @@ def test_the_worker_starts_pairs_and_ends_an_arena(moderator, four):
     run_due_tasks(as_if_seconds_passed=31 * 60)
     arena.refresh_from_db()
     assert (arena.status, arena.pair_due) == (Arena.Status.FINISHED, None)
+
+
+def test_a_pair_whose_player_went_into_another_match_meanwhile_is_not_started(moderator, four):
+    """A round decided while the last was still seating its pairs: a player it saw free has
+    just sat down elsewhere, and their pair waits for the next round."""
+    from games.services.arenas import _pair_start
+
+    arena = running(moderator, four)
+    a, b, c, d = four
+    elsewhere = services.match_join(user=c, match_id=services.match_create(user=a).pk)
+    assert elsewhere.status == MatchStatus.ACTIVE
+    assert not _pair_start(arena, (a.pk, b.pk), {})
+    assert _pair_start(arena, (b.pk, d.pk), {})
+    assert [(m.player0, m.player1) for m in arena_matches(arena)] in ([(b, d)], [(d, b)])
