@@ -75,10 +75,10 @@ def pairings(free: Sequence[Entrant]) -> list[tuple[int, int]]:
     return [(a.id, b.id) for a, b in pairs]
 
 
-def performance(opponent_ratings: Sequence[int], wins: int) -> int:
-    """The tournament performance rating: the opponents' mean rating, plus 400 for each win
-    beyond the losses, over the games (0 before any)."""
-    games = len(opponent_ratings)
+def performance(opponents_rating: int, games: int, wins: int) -> int:
+    """The tournament performance rating: the opponents' mean rating (``opponents_rating``:
+    their sum over the ``games``), plus 400 for each win beyond the losses, over the games
+    (0 before any)."""
     if not games:
         return 0
-    return round((sum(opponent_ratings) + 400 * (2 * wins - games)) / games)
+    return round((opponents_rating + 400 * (2 * wins - games)) / games)

@@ -128,6 +128,19 @@ def small_analysis_budget(settings):
 
 
 @pytest.fixture
+def inbox(settings):
+    """A real SMTP server (tests.mail) that the site's mail goes to; links to testserver."""
+    from tests.mail import smtp_server
+
+    for found, port in smtp_server():
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
+        settings.EMAIL_USE_TLS = False
+        settings.SITE_URL = "http://testserver"
+        yield found
+
+
+@pytest.fixture
 def moderators_group(db):
     """The "Moderators" group with its permissions, as its migration makes it: a transactional
     test that ran earlier in this process may have emptied the tables (flush keeps no data)."""

@@ -117,10 +117,10 @@ def test_points_and_streaks_as_defined(results):
 
 
 def test_performance_breaks_ties_by_the_opposition_and_the_results():
-    assert performance([], 0) == 0
-    assert performance([1500, 1500], 2) == 1900
-    assert performance([1600, 1400], 1) == 1500
-    assert performance([1800], 0) == 1400
+    assert performance(0, 0, 0) == 0
+    assert performance(1500 + 1500, 2, 2) == 1900
+    assert performance(1600 + 1400, 2, 1) == 1500
+    assert performance(1800, 1, 0) == 1400
 
 
 def test_pairing_is_stable_whatever_the_order_given():

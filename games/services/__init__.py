@@ -43,6 +43,7 @@ from .arenas import (
     arena_pause,
     arena_player_remove,
     arena_start,
+    may_create_arenas,
 )
 from .challenges import (
     CHALLENGE_LAPSE,
@@ -113,6 +114,7 @@ __all__ = [
     "arena_pause",
     "arena_player_remove",
     "arena_start",
+    "may_create_arenas",
     "analyses_queue",
     "match_analyse",
     "puzzle_answer",

@@ -8,8 +8,20 @@ from django.db.models import F
 from django.utils import timezone
 
 from ..arena import points
-from ..models import ArenaPlayer, Match
+from ..models import ArenaPlayer, Ladder, Match, PlayerRating, RatingChange
+from ..rating import INITIAL
 from . import events
+
+
+def _ratings_before(match: Match) -> dict[int, int]:
+    """Each player's live rating as the match began (a rated match's change was just
+    applied in this transaction: its ``before``)."""
+    pair = (match.player0_id, match.player1_id)
+    ratings = dict.fromkeys(pair, INITIAL)
+    ratings.update(PlayerRating.objects.filter(user_id__in=pair).values_list("user_id", "value"))
+    before = RatingChange.objects.filter(match=match, ladder=Ladder.LIVE)
+    ratings.update(before.values_list("player_id", "before"))
+    return ratings
 
 
 def arena_result(match: Match) -> None:
@@ -24,6 +36,7 @@ def arena_result(match: Match) -> None:
         .filter(arena_id=match.arena_id, user_id__in=(match.player0_id, match.player1_id))
         .order_by("user_id")
     }
+    before = _ratings_before(match) if match.winner_id is not None else {}
     for user_id, entry in entries.items():
         opponent = match.player1_id if user_id == match.player0_id else match.player0_id
         entry.last_opponent_id = opponent
@@ -37,6 +50,8 @@ def arena_result(match: Match) -> None:
                 entry.wins = F("wins") + 1
             else:
                 entry.losses = F("losses") + 1
-            fields += ["score", "streak", "wins" if won else "losses"]
+            # The performance's sum: only games with a result count, as the wins and losses.
+            entry.opponents_rating = F("opponents_rating") + before[opponent]
+            fields += ["score", "streak", "wins" if won else "losses", "opponents_rating"]
         entry.save(update_fields=fields)
     events.arena_changed_on_commit(match.arena_id)

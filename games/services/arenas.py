@@ -236,14 +236,14 @@ def arena_pair(*, arena_id: int, due: datetime) -> int:
         arena.pair_due = now + timedelta(seconds=settings.ARENA_PAIR_SECONDS)
         arena.save(update_fields=["pair_due"])
         tasks.schedule_arena_pair(arena.pk, arena.pair_due)
-    started = sum(_pair_start(arena, pair, ratings) for pair in pairs)
+    started = sum(_pair_start(arena, pair) for pair in pairs)
     if started:
         with transaction.atomic():
             events.arena_changed_on_commit(arena.pk)
     return started
 
 
-def _pair_start(arena: Arena, pair: tuple[int, int], ratings: dict[int, int]) -> bool:
+def _pair_start(arena: Arena, pair: tuple[int, int]) -> bool:
     """One pair's match, if both are still free (a round still seating its pairs when the
     next one began saw them free too: nobody is in two matches). True if it started."""
     with transaction.atomic():
@@ -265,9 +265,6 @@ def _pair_start(arena: Arena, pair: tuple[int, int], ratings: dict[int, int]) ->
             players=(one.user, two.user), created_by=arena.created_by,
             options=arena.match_options(), arena_id=arena.pk,
         )  # fmt: skip
-        for entry, other in ((one, two), (two, one)):
-            entry.opponents_rating += ratings.get(other.user_id, 1500)
-            entry.save(update_fields=["opponents_rating"])
         events.send_user_event_on_commit((one.user_id, two.user_id), goto=match.pk)
     return True
 

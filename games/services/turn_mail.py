@@ -75,21 +75,22 @@ def turn_mail_send(*, match_id: int, version: int) -> bool:
         "scores": match.state.scores,
         "seat": turn,
     }
-    with translation.override(language), timezone.override(UTC):
-        subject = " ".join(render_to_string("mail/your_turn_subject.txt", context).split())
-        body = render_to_string("mail/your_turn.txt", context)
-    message = EmailMultiAlternatives(
-        subject,
-        body,
-        to=[player.email],
-        headers={
-            # RFC 8058: a mail program's own "unsubscribe" stops them with one POST.
-            "List-Unsubscribe": f"<{stop}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
-    )
-    message.send()
+    # RFC 8058: a mail program's own "unsubscribe" stops them with one POST.
+    headers = {
+        "List-Unsubscribe": f"<{stop}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+    _send("mail/your_turn", context, player.email, language, headers)
     return True
+
+
+def _send(template: str, context: dict, to: str, language: str, headers=None) -> None:
+    """``template``'s subject (``_subject.txt``, on one line) and body (``.txt``), in
+    ``language``, times in UTC, to ``to``."""
+    with translation.override(language), timezone.override(UTC):
+        subject = " ".join(render_to_string(f"{template}_subject.txt", context).split())
+        body = render_to_string(f"{template}.txt", context)
+    EmailMultiAlternatives(subject, body, to=[to], headers=headers).send()
 
 
 def arena_mail_send(*, entry_id: int) -> bool:
@@ -109,8 +110,5 @@ def arena_mail_send(*, entry_id: int) -> bool:
         "url": site + reverse("arena", args=[arena.pk]),
         "ends_at": arena.ends_at,
     }
-    with translation.override(found or settings.LANGUAGE_CODE), timezone.override(UTC):
-        subject = " ".join(render_to_string("mail/arena_start_subject.txt", context).split())
-        body = render_to_string("mail/arena_start.txt", context)
-    EmailMultiAlternatives(subject, body, to=[player.email]).send()
+    _send("mail/arena_start", context, player.email, found or settings.LANGUAGE_CODE)
     return True

@@ -179,8 +179,9 @@ class ArenaForm(MatchOptionsForm):
         label=_("Length"),
     )
     move_seconds = forms.TypedChoiceField(
-        choices=[(30, _("30 seconds a move")), (60, _("1 minute a move")),
-                 (120, _("2 minutes a move"))],
+        # The new match form's live clocks up to two minutes: an arena's matches are quick.
+        choices=[c for c in MatchCreateForm.base_fields["move_seconds"].choices
+                 if c[0] in (30, 60, 120)],
         coerce=int,
         initial=30,
         label=_("Move clock"),

@@ -97,6 +97,7 @@ def test_results_score_with_the_streak_and_the_next_round_avoids_the_last_oppone
         winners.append(match.player0)
     standings = {row.player: row for row in selectors.arena_standings(arena=arena)}
     assert [standings[w].score for w in winners] == [2, 2]
+    assert [standings[w].performance for w in winners] == [1900, 1900]  # 1500 + 400
     assert sum(row.score for row in standings.values()) == 4
     assert pair(arena) == 2
     second = arena_matches(arena, status=MatchStatus.ACTIVE)
@@ -194,6 +195,20 @@ def test_a_pair_whose_player_went_into_another_match_meanwhile_is_not_started(mo
     a, b, c, d = four
     elsewhere = services.match_join(user=c, match_id=services.match_create(user=a).pk)
     assert elsewhere.status == MatchStatus.ACTIVE
-    assert not _pair_start(arena, (a.pk, b.pk), {})
-    assert _pair_start(arena, (b.pk, d.pk), {})
+    assert not _pair_start(arena, (a.pk, b.pk))
+    assert _pair_start(arena, (b.pk, d.pk))
     assert [(m.player0, m.player1) for m in arena_matches(arena)] in ([(b, d)], [(d, b)])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_who_asked_is_mailed_when_the_arena_starts(moderator, four, inbox):
+    arena = announce(moderator)
+    four[0].email = "a@example.com"
+    four[0].save(update_fields=["email"])
+    services.arena_join(user=four[0], arena_id=arena.pk, notify=True)
+    services.arena_join(user=four[1], arena_id=arena.pk)  # did not ask
+    run_due_tasks()  # the start, its mails
+    (mail,) = inbox.wait_for(1)
+    assert mail["To"] == "a@example.com"
+    assert mail["Subject"] == "The arena Friday arena has started"
+    assert f"http://testserver/arenas/{arena.pk}/" in mail.get_content()

@@ -13,23 +13,12 @@ from django.test import Client
 from games import services
 from games.db import selectors
 from games.models import EndReason, Ladder, Match, MatchStatus, PlayerRating, RatingChange
-from tests.mail import smtp_server
 from tests.matches import pass_if_allowed
 from tests.tasks import age, queued, run_due_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DAY = 24 * 3600
-
-
-@pytest.fixture
-def inbox(settings):
-    for found, port in smtp_server():
-        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
-        settings.EMAIL_USE_TLS = False
-        settings.SITE_URL = "http://testserver"
-        yield found
 
 
 @pytest.fixture

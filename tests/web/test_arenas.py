@@ -99,6 +99,14 @@ def test_join_pause_and_come_back_from_the_arena_page(moderator, alice):
     assert "Starts in" in text
     answer = client.post("/arenas/99999/join", follow=True)
     assert "There is no such arena" in answer.content.decode()
+    invited = services.arena_create(
+        user=moderator, name="Friends", starts_at=timezone.now() + timedelta(hours=1),
+        minutes=30, invited_only=True,
+    )  # fmt: skip
+    refused = client.post(f"/arenas/{invited.pk}/join")
+    assert refused.status_code == 403
+    assert "This arena is by invitation only" in refused.content.decode()
+    assert not ArenaPlayer.objects.filter(arena=invited).exists()
 
 
 @pytest.mark.django_db

@@ -14,6 +14,7 @@ from ...arena import on_fire, performance
 from ...models import Arena, ArenaPlayer, Match, MatchStatus
 
 LISTED_FINISHED = 10
+MY_MATCHES_SHOWN = 20
 SOON = timedelta(hours=24)
 
 
@@ -58,11 +59,10 @@ def arena_by_id(arena_id: int) -> Arena | None:
 def arena_standings(*, arena: Arena) -> list[Standing]:
     """Score first, then performance (removed players are not ranked)."""
     entries = ArenaPlayer.objects.filter(arena=arena, removed=False).select_related("user")
-    rows = []
-    for entry in entries:
-        games = entry.wins + entry.losses
-        mean = [entry.opponents_rating // games] * games if games else []
-        rows.append((entry, performance(mean, entry.wins)))
+    rows = [
+        (entry, performance(entry.opponents_rating, entry.wins + entry.losses, entry.wins))
+        for entry in entries
+    ]
     rows.sort(key=lambda r: (-r[0].score, -r[1], r[0].user.username.casefold()))
     return [
         Standing(
@@ -84,12 +84,15 @@ def arena_live(*, arena: Arena, user) -> dict:
     viewer's entry and matches in it, and the match they are to go to, if one just began."""
     entry = ArenaPlayer.objects.filter(arena=arena, user=user).first() if user else None
     mine = (
-        Match.objects.filter(Q(player0=user) | Q(player1=user), arena=arena)
-        .select_related("player0", "player1", "winner")
-        .order_by("-started_at")
+        list(
+            Match.objects.filter(Q(player0=user) | Q(player1=user), arena=arena)
+            .select_related("player0", "player1", "winner")
+            .order_by("-started_at")[:MY_MATCHES_SHOWN]
+        )
         if entry
-        else Match.objects.none()
+        else []
     )
+    # The latest started first: a match in play, if any, is the first.
     playing = next((m for m in mine if m.status == MatchStatus.ACTIVE), None)
     standings = arena_standings(arena=arena)
     return {
@@ -97,7 +100,7 @@ def arena_live(*, arena: Arena, user) -> dict:
         "standings": standings,
         "podium": standings[:3] if arena.status == Arena.Status.FINISHED else [],
         "entry": entry,
-        "my_matches": list(mine[:20]),
+        "my_matches": mine,
         "playing": playing,
         "now": timezone.now(),
     }

@@ -14,15 +14,13 @@ from django.views.decorators.http import require_POST, require_safe
 from ... import services
 from ...db import selectors
 from ...presentation import refusals
-from ...services.arenas import arena_create as create
-from ...services.arenas import may_create_arenas
 from ..forms import ArenaForm
 
 
 def _arenas_page(request: HttpRequest, form: ArenaForm | None = None, status: int = 200):
     context = {
         **selectors.arenas_listed(),
-        "may_create": may_create_arenas(request.user),
+        "may_create": services.may_create_arenas(request.user),
         "form": form or ArenaForm(),
         "form_open": form is not None,
     }
@@ -43,7 +41,7 @@ def arena_create(request: HttpRequest) -> HttpResponse:
         return _arenas_page(request, form, status=400)
     data = form.cleaned_data
     try:
-        arena = create(user=request.user, **data)
+        arena = services.arena_create(user=request.user, **data)
     except services.GameError as error:
         messages.error(request, refusals.words(error))
         return _arenas_page(request, form, status=refusals.status(error))
@@ -70,10 +68,14 @@ def arena(request: HttpRequest, arena_id: int) -> HttpResponse:
 
 
 def _act(request: HttpRequest, arena_id: int, act) -> HttpResponse:
+    """Join or pause, then back to the arena; refused, its page again with the words why."""
+    arena = _arena_or_404(arena_id)
     try:
         act()
     except services.GameError as error:
         messages.error(request, refusals.words(error))
+        live = selectors.arena_live(arena=arena, user=request.user)
+        return render(request, "arena.html", live, status=refusals.status(error))
     return redirect("arena", arena_id=arena_id)
 
 

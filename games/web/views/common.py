@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
+from ...db import selectors
 from ...db.public import PLAYERS
 from ...models import Match
 from ...presentation import refusals
@@ -53,6 +54,13 @@ def go_to(request: HttpRequest, match: Match) -> HttpResponse:
         response["HX-Redirect"] = reverse("match_detail", args=[match.pk])
         return response
     return redirect("match_detail", match_id=match.pk)
+
+
+def player_or_404(username: str):
+    player = selectors.user_by_name(username)
+    if player is None:
+        raise Http404(_("There is no player of that name."))
+    return player
 
 
 def match_or_404(match_id: int) -> Match:

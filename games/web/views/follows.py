@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -15,7 +15,7 @@ from ... import services
 from ...db import selectors
 from ...presentation import refusals
 from ..forms import quick_challenge
-from .common import safe_target
+from .common import player_or_404, safe_target
 
 
 def following_context(user) -> dict:
@@ -34,13 +34,6 @@ def following(request: HttpRequest) -> HttpResponse:
     return render(request, "following.html", context)
 
 
-def _player(username: str):
-    player = selectors.user_by_name(username)
-    if player is None:
-        raise Http404(_("There is no player of that name."))
-    return player
-
-
 def _back(request: HttpRequest, player) -> HttpResponse:
     default = reverse("profile", args=[player.username])
     return redirect(safe_target(request, request.POST.get("next", ""), default))
@@ -55,7 +48,7 @@ def _refused(request: HttpRequest, error: services.GameError) -> HttpResponse:
 @require_POST
 def follow(request: HttpRequest, username: str) -> HttpResponse:
     """Follow a player; again, to be told (or no longer) when they open a match."""
-    player = _player(username)
+    player = player_or_404(username)
     notify = request.POST.get("notify") == "on"
     try:
         services.follow_create(user=request.user, followed=player, notify=notify)
@@ -69,7 +62,7 @@ def follow(request: HttpRequest, username: str) -> HttpResponse:
 @login_required
 @require_POST
 def unfollow(request: HttpRequest, username: str) -> HttpResponse:
-    player = _player(username)
+    player = player_or_404(username)
     services.follow_delete(user=request.user, followed=player)
     messages.success(request, _("You no longer follow %(player)s.") % {"player": player.username})
     return _back(request, player)
@@ -78,7 +71,7 @@ def unfollow(request: HttpRequest, username: str) -> HttpResponse:
 @login_required
 @require_POST
 def block(request: HttpRequest, username: str) -> HttpResponse:
-    player = _player(username)
+    player = player_or_404(username)
     try:
         services.block_create(user=request.user, blocked_player=player)
     except services.GameError as error:
@@ -97,7 +90,7 @@ def block(request: HttpRequest, username: str) -> HttpResponse:
 @login_required
 @require_POST
 def unblock(request: HttpRequest, username: str) -> HttpResponse:
-    player = _player(username)
+    player = player_or_404(username)
     services.block_delete(user=request.user, blocked_player=player)
     messages.success(request, _("You unblocked %(player)s.") % {"player": player.username})
     return _back(request, player)

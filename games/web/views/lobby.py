@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -15,7 +15,7 @@ from ...db import selectors
 from ...models import Computer, DeclineReason, is_guest
 from ...presentation import refusals
 from ..forms import ComputerMatchForm, FindOpponentForm, MatchCreateForm
-from .common import base_url, go_to, safe_target
+from .common import base_url, go_to, player_or_404, safe_target
 from .players import profile_page
 
 
@@ -92,9 +92,7 @@ def match_find(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
-    player = selectors.user_by_name(username)
-    if player is None:
-        raise Http404(_("There is no player of that name."))
+    player = player_or_404(username)
     form = MatchCreateForm(request.POST, prefix="challenge")
     if not form.is_valid():
         return profile_page(request, player, form, status=400)

@@ -5,24 +5,21 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from ...db import selectors
 from ...models import COMPUTER_USERNAME, Ladder, is_guest
 from ...presentation.charts import line_chart
 from ..forms import MatchCreateForm
+from .common import player_or_404
 
 
 @login_required
 @require_safe
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = selectors.user_by_name(username)
-    if player is None:
-        raise Http404(_("There is no player of that name."))
-    return profile_page(request, player)
+    return profile_page(request, player_or_404(username))
 
 
 def profile_page(request, player, form: MatchCreateForm | None = None, status: int = 200):
