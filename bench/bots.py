@@ -34,7 +34,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.bots import BOTS, hard  # noqa: E402
 from games.engine import Action, Rules, apply, new_match, view_for  # noqa: E402
 
-PLAYERS = {**BOTS, "hard-points": functools.partial(hard.choose, for_match=False)}
+PLAYERS = {
+    **BOTS,
+    "hard-points": functools.partial(hard.choose, for_match=False, read_bids=False),
+    "hard-match": functools.partial(hard.choose, read_bids=False),
+    "hard-reads": functools.partial(hard.choose, for_match=False),
+}
 GOALS = {("medium", "easy"): 0.90, ("hard", "medium"): 0.65, ("hard", "hard-points"): 0.52}
 
 

@@ -21,7 +21,7 @@ from games.engine.cards import CODES, EFFECTIVE_SUIT, POWER, cards_in
 from games.engine.rules import dealer_stuck
 from games.engine.view import View
 
-from . import chances, medium
+from . import chances, medium, reading
 from .seen import SUITS, Seen, card, seen_from, suit_index
 from .solver import Solver
 
@@ -92,23 +92,33 @@ def worth_for(view: View) -> Worth:
     return chances.worth(view) if chances.near_the_end(view) else points
 
 
-def choose(view: View, rng: random.Random, for_match: bool = True) -> str:
-    """The action with the best average worth; ``for_match`` False: by points alone, even
-    near the target (the computer before it played for the match, kept to measure against)."""
+def choose(
+    view: View, rng: random.Random, for_match: bool = True, read_bids: bool = True
+) -> str:
+    """The action with the best average worth, over opponent hands weighed by how well they
+    fit the opponent's bids (``reading``). ``for_match`` False: by points alone, even near the
+    target; ``read_bids`` False: every consistent hand alike (both False: the computer before
+    it played for the match, kept to measure against)."""
     legal = view.legal_actions
     if len(legal) == 1:
         return legal[0]
     seen = seen_from(view)
     worth = worth_for(view) if for_match else points
+
+    def deals(count: int) -> list[int]:
+        if read_bids:
+            return reading.opponent_hands(view, seen, rng, count)
+        return seen.opponent_hands(rng, count)
+
     if view.phase == "play":
-        totals = _play_totals(view, seen, seen.opponent_hands(rng, PLAY_SAMPLES), worth, {})
+        totals = _play_totals(view, seen, deals(PLAY_SAMPLES), worth, {})
         best = max(totals.values())
         tied = [c for c, total in totals.items() if total == best]
         # Points are coarse, so several cards often tie: among them play as a good player would.
         lead = card(view.trick[0][1]) if view.trick else None
         preferred = medium.play_choice(seen.hand, tied, seen.trump, lead, view.maker == seen.seat)
         return f"play:{CODES[preferred]}"
-    scores = _bids(view, Table(view, seen, seen.opponent_hands(rng, BID_SAMPLES), worth))
+    scores = _bids(view, Table(view, seen, deals(BID_SAMPLES), worth))
     best = max(scores.values())
     for act in legal:  # the legal order puts "pass" first: on a tie, do not bid
         if scores[act] == best:
