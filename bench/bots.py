@@ -7,9 +7,11 @@ Each decision is made from the acting seat's view (``view_for``), as on the site
     python bench/bots.py [--matches 200] [--seed 1] [--pairs medium:easy,hard:medium,hard:easy]
                          [--workers 2]
 
-``hard-points`` is the hard computer choosing by a hand's points even near the target (as it
-did before it played for the match): ``--pairs hard:hard-points --matches 1000`` measures what
-playing for the match is worth.
+``hard-points`` is the hard computer as it was before it played for the match: by a hand's
+points even near the target, every opponent hand consistent with what it saw counted alike.
+``--pairs hard:hard-points --matches 1000`` measures what the two changes since are worth
+together; ``hard-match`` (the match's chances near the target, no reading of the bids) and
+``hard-reads`` (the bids read, points only) against ``hard-points`` measure each alone.
 
 Prints, per pair, the first strength's wins with a 95% (Wilson) confidence interval, then the
 hard bot's time per decision: median, p95 and max, over every decision and over the real ones

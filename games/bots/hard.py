@@ -92,9 +92,7 @@ def worth_for(view: View) -> Worth:
     return chances.worth(view) if chances.near_the_end(view) else points
 
 
-def choose(
-    view: View, rng: random.Random, for_match: bool = True, read_bids: bool = True
-) -> str:
+def choose(view: View, rng: random.Random, for_match: bool = True, read_bids: bool = True) -> str:
     """The action with the best average worth, over opponent hands weighed by how well they
     fit the opponent's bids (``reading``). ``for_match`` False: by points alone, even near the
     target; ``read_bids`` False: every consistent hand alike (both False: the computer before

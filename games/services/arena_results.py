@@ -1,14 +1,15 @@
 """An arena match's end in the arena's standings: the winner's points (with the streak), the
 loser's streak broken, both free again for the next pairing. Called by ``core`` in the
-transaction that ends the match, so the standings and the result commit together."""
+transaction that ends the match, so the standings and the result commit together; and by the
+moderators' void, which takes a scored match back out of them."""
 
 from __future__ import annotations
 
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from ..arena import points
-from ..models import ArenaPlayer, Ladder, Match, PlayerRating, RatingChange
+from ..models import ArenaPlayer, Ladder, Match, MatchStatus, PlayerRating, RatingChange
 from ..rating import INITIAL
 from . import events
 
@@ -54,4 +55,48 @@ def arena_result(match: Match) -> None:
             entry.opponents_rating = F("opponents_rating") + before[opponent]
             fields += ["score", "streak", "wins" if won else "losses", "opponents_rating"]
         entry.save(update_fields=fields)
+    events.arena_changed_on_commit(match.arena_id)
+
+
+def arena_result_void(match: Match) -> None:
+    """A moderator voids ``match`` (of an arena) after it was scored: both players' points,
+    streaks, wins and losses are counted again from their other scored matches of the arena
+    in the order they ended (a win's points depend on the wins in a row before it), and the
+    opponent's rating leaves the performance's sum. Called in the void's transaction before
+    the match's rating changes are reversed: a rated match's ratings as it began are read
+    from them, as when it was scored (a casual arena's, from the ratings now)."""
+    if not match.arena_id or match.winner_id is None or match.player1_id is None:
+        return
+    pair = (match.player0_id, match.player1_id)
+    entries = (
+        ArenaPlayer.objects.select_for_update()
+        .filter(arena_id=match.arena_id, user_id__in=pair)
+        .order_by("user_id")
+    )
+    before = _ratings_before(match)
+    for entry in entries:
+        if entry.removed:  # a removed player's points are void already
+            continue
+        user_id = entry.user_id
+        counted = (
+            Match.objects.filter(
+                Q(player0_id=user_id) | Q(player1_id=user_id),
+                arena_id=match.arena_id,
+                status=MatchStatus.FINISHED,
+                winner__isnull=False,
+            )
+            .exclude(pk=match.pk)
+            .order_by("finished_at", "pk")
+            .values_list("winner_id", flat=True)
+        )
+        entry.score = entry.streak = entry.wins = entry.losses = 0
+        for winner_id in counted:
+            won = winner_id == user_id
+            entry.score += points(entry.streak, won)
+            entry.streak = entry.streak + 1 if won else 0
+            entry.wins += won
+            entry.losses += not won
+        opponent = pair[1] if user_id == pair[0] else pair[0]
+        entry.opponents_rating = max(0, entry.opponents_rating - before[opponent])
+        entry.save(update_fields=["score", "streak", "wins", "losses", "opponents_rating"])
     events.arena_changed_on_commit(match.arena_id)

@@ -10,6 +10,7 @@ from ..errors import Conflict, GameError, NotFound
 from ..models import ApiToken, EndReason, Match, MatchStatus, ModerationAction
 from . import events
 from .api_tokens import api_token_revoke
+from .arena_results import arena_result_void
 from .core import match_finish, match_locked, match_save
 from .ratings import rating_changes_reverse
 
@@ -26,12 +27,14 @@ def reason_checked(reason: str) -> str:
 
 
 def match_void(*, moderator, match_id: int, reason: str) -> Match:
-    """The match no longer counts: its rating changes are reversed exactly."""
+    """The match no longer counts: its rating changes are reversed exactly, and an arena's
+    standings count it no more."""
     reason = reason_checked(reason)
     with transaction.atomic():
         match = match_locked(match_id)
         if match.status == MatchStatus.VOIDED:
             raise Conflict("already_void")
+        arena_result_void(match)  # before the ratings it reads are reversed
         rating_changes_reverse(match=match)
         match.status = MatchStatus.VOIDED
         match.end_reason = EndReason.VOIDED

@@ -33,7 +33,8 @@ def _both(view, count: int = 400):
 def _consistent(seen, hands: list[int]) -> bool:
     allowed = seen.candidates() | seen.opponent_holds
     return all(
-        h & ~allowed == 0 and h & seen.opponent_holds == seen.opponent_holds
+        h & ~allowed == 0
+        and h & seen.opponent_holds == seen.opponent_holds
         and h.bit_count() == seen.opponent_size
         for h in hands
     )

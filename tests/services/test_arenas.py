@@ -13,7 +13,16 @@ from django.utils import timezone
 
 from games import services
 from games.db import selectors
-from games.models import Arena, ArenaAudit, Match, MatchStatus, PlayerRating, PlayerSettings
+from games.models import (
+    Arena,
+    ArenaAudit,
+    Ladder,
+    Match,
+    MatchStatus,
+    PlayerRating,
+    PlayerSettings,
+    RatingChange,
+)
 from tests.matches import resign
 from tests.tasks import run_due_tasks
 
@@ -169,6 +178,40 @@ def test_a_moderator_removes_a_player_and_cancels_an_arena(moderator, four):
     assert kinds == [
         ("created", ""), ("started", ""), ("removed", "cheating"), ("cancelled", "server trouble"),
     ]  # fmt: skip
+
+
+def test_a_voided_match_leaves_the_standings_and_the_wins_after_it_count_again(moderator, four):
+    arena = running(moderator, four)
+    pair(arena)
+    first = arena_matches(arena, status=MatchStatus.ACTIVE)
+    for match in first:
+        resign(match.player1, match)
+    pair(arena)
+    top = next(
+        m
+        for m in arena_matches(arena, status=MatchStatus.ACTIVE)
+        if {m.player0, m.player1} == {m.player0 for m in first}
+    )
+    resign(top.player1, top)  # two wins in a row: 4 points, the next win doubled
+    star, beaten = top.player0, top.player1
+    voided = next(m for m in first if m.player0 == star)
+    services.match_void(moderator=moderator, match_id=voided.pk, reason="collusion")
+    rows = {row.player: row for row in selectors.arena_standings(arena=arena)}
+    # Counted again without it: one win (2 points, no longer on fire); its loser lost nothing.
+    assert (rows[star].score, rows[star].wins, rows[star].losses, rows[star].fire) == (
+        2, 1, 0, False,
+    )  # fmt: skip
+    # One opponent left in the sum: the beaten one, at its rating as that match began.
+    began = RatingChange.objects.get(match=top, player=beaten, ladder=Ladder.LIVE).before
+    assert began == 1520 and rows[star].performance == began + 400
+    loser = voided.player1
+    assert (rows[loser].score, rows[loser].wins, rows[loser].losses) == (0, 0, 0)
+    assert (rows[beaten].score, rows[beaten].losses) == (2, 1)  # its own first win stays
+    # Voiding a match the arena did not score (a winner's void twice is refused) changes
+    # nothing else.
+    with pytest.raises(services.Conflict):
+        services.match_void(moderator=moderator, match_id=voided.pk, reason="again")
+    assert selectors.arena_standings(arena=arena)[0].score == 2
 
 
 @pytest.mark.django_db(transaction=True)
