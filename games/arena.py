@@ -33,6 +33,17 @@ def points(streak: int, won: bool) -> int:
     return 2 * WIN if streak >= STREAK else WIN
 
 
+def tally(results: Sequence[bool]) -> tuple[int, int, int, int]:
+    """A player's score, streak, wins and losses from their results in the order they came
+    (True a win)."""
+    score = streak = 0
+    for won in results:
+        score += points(streak, won)
+        streak = streak + 1 if won else 0
+    wins = sum(results)
+    return score, streak, wins, len(results) - wins
+
+
 def on_fire(streak: int) -> bool:
     """Whether the next win scores double (the flame on the standings)."""
     return streak >= STREAK

@@ -9,7 +9,7 @@ from itertools import permutations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.arena import Entrant, on_fire, pairings, performance, points
+from games.arena import Entrant, on_fire, pairings, performance, points, tally
 
 
 @st.composite
@@ -114,6 +114,7 @@ def test_points_and_streaks_as_defined(results):
         streak = streak + 1 if won else 0
         assert on_fire(streak) == (run >= 2)
     assert score == expected
+    assert tally(results) == (expected, run, results.count(True), results.count(False))
 
 
 def test_performance_breaks_ties_by_the_opposition_and_the_results():

@@ -28,6 +28,7 @@ from .seen import Seen, card, suit_index
 SOFTNESS = 0.75  # in the count's units (an off-suit ace is 1.0, a trump ace 2.0)
 FLOOR = 0.01  # no hand is ruled out: the opponent may bid unlike the count
 CANDIDATES = 4  # hands drawn for each one the search keeps
+ORDER_BAR = medium.MAKE_AT + medium.ORDER_MARGIN  # ordering up hands the dealer the upcard
 
 
 def _bids_true(margin: float) -> float:
@@ -38,9 +39,11 @@ def _bids_true(margin: float) -> float:
 def likelihood(view: View, seen: Seen) -> Callable[[int], float] | None:
     """A weight for each opponent hand (as held now): how well the opponent's bids this hand
     fit it. None when the opponent has made no call that says anything."""
+    up = suit_index(view.upcard_suit)
+    if up is None:  # the joker turned up and its suit not named yet: nothing was bid
+        return None
     opponent = seen.opponent
     tests: list[Callable[[int], float]] = []
-    up = suit_index(view.upcard_suit)
     upcard = seen.upcard
     stuck = dealer_stuck(view.rules["stick_the_dealer"], view.hand_number)
     passes = 0
@@ -51,14 +54,13 @@ def likelihood(view: View, seen: Seen) -> Callable[[int], float] | None:
             passes += 1
             tests.append(_passed(view, up, upcard, round_one=passes == 1, opponent=opponent))
         elif action == "order_up":
-            tests.append(lambda h: _bids_true(medium.hand_worth(h, up) - _order_bar()))
+            tests.append(lambda h: _bids_true(medium.hand_worth(h, up) - ORDER_BAR))
         elif action == "accept":
             tests.append(lambda h: _bids_true(medium.hand_worth(h, up) - medium.MAKE_AT))
         elif action.startswith("name:") and not (stuck and view.dealer == opponent):
             s = suit_index(action.split(":")[1])
             tests.append(lambda h, s=s: _bids_true(medium.hand_worth(h, s) - medium.MAKE_AT))
-    tests = [t for t in tests if t is not None]
-    if not tests or up is None:
+    if not tests:
         return None
     played = 0
     for trick in [t.plays for t in view.tricks] + ([view.trick] if view.trick else []):
@@ -76,13 +78,9 @@ def likelihood(view: View, seen: Seen) -> Callable[[int], float] | None:
     return weight
 
 
-def _order_bar() -> float:
-    return medium.MAKE_AT + medium.ORDER_MARGIN
-
-
-def _passed(view: View, up: int | None, upcard: int, *, round_one: bool, opponent: int):
-    if up is None:
-        return None
+def _passed(
+    view: View, up: int, upcard: int, *, round_one: bool, opponent: int
+) -> Callable[[int], float]:
     if round_one and view.dealer == opponent:
         # The dealer turned the upcard down: with it (less its worst card) it was short.
         def turned_down(h: int) -> float:
@@ -92,7 +90,7 @@ def _passed(view: View, up: int | None, upcard: int, *, round_one: bool, opponen
 
         return turned_down
     if round_one:
-        return lambda h: _bids_true(_order_bar() - medium.hand_worth(h, up))
+        return lambda h: _bids_true(ORDER_BAR - medium.hand_worth(h, up))
     # Round two: no suit but the turned-down one was worth naming.
     return lambda h: _bids_true(medium.MAKE_AT - medium.best_suit(h, up)[1])
 

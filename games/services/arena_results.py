@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db.models import F, Q
 from django.utils import timezone
 
-from ..arena import points
+from ..arena import points, tally
 from ..models import ArenaPlayer, Ladder, Match, MatchStatus, PlayerRating, RatingChange
 from ..rating import INITIAL
 from . import events
@@ -89,13 +89,8 @@ def arena_result_void(match: Match) -> None:
             .order_by("finished_at", "pk")
             .values_list("winner_id", flat=True)
         )
-        entry.score = entry.streak = entry.wins = entry.losses = 0
-        for winner_id in counted:
-            won = winner_id == user_id
-            entry.score += points(entry.streak, won)
-            entry.streak = entry.streak + 1 if won else 0
-            entry.wins += won
-            entry.losses += not won
+        results = [winner_id == user_id for winner_id in counted]
+        entry.score, entry.streak, entry.wins, entry.losses = tally(results)
         opponent = pair[1] if user_id == pair[0] else pair[0]
         entry.opponents_rating = max(0, entry.opponents_rating - before[opponent])
         entry.save(update_fields=["score", "streak", "wins", "losses", "opponents_rating"])
