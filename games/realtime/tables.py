@@ -232,12 +232,13 @@ async def _listen(room: Room, ready: asyncio.Future) -> None:
                 continue
             if event.get("type") == "match.changed":
                 opened = event.get("opened")
-                # A socket opened here read who is at the match as it joined the room.
-                here = opened and any(
+                # A socket opened here read who is at the match as it joined the room: its
+                # arrival's event (no version, nothing else changed) asks for no read.
+                if opened and any(
                     getattr(m, "presence_name", "") == opened for m in room.subscribers.values()
-                )
-                presence = bool(event.get("presence")) and not here
-                room.event(version=event.get("version"), presence=presence)
+                ):
+                    continue
+                room.event(version=event.get("version"), presence=bool(event.get("presence")))
     finally:
         if channel is not None:
             with contextlib.suppress(Exception):

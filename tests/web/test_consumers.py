@@ -418,6 +418,48 @@ async def test_reads_wanted_while_one_is_under_way_go_together(monkeypatch):
     assert [read.table for read in results] == [2, 3, 2, None]
 
 
+async def test_a_sockets_own_arrival_heard_late_asks_for_no_read_of_the_match(
+    alice, bob, monkeypatch
+):
+    """Each socket read who is at the match as it joined the room: its arrival's event, heard
+    from the channel layer afterwards (on a busy machine, long after), reads nothing more. A
+    socket of another process arriving reads who is at the match, and only that."""
+    from channels.layers import get_channel_layer
+
+    from games.realtime import tables
+
+    match = await start_match(alice, bob)
+    sockets = []
+    for user in (alice, bob):
+        sockets.append(ws := await socket(user, f"/ws/matches/{match.pk}/"))
+        await ws.connect()
+        await board(ws)
+    reads = []
+    read_tables = tables.read_tables
+
+    def counted(match_ids, presence_ids, *args):
+        reads.append((list(match_ids), list(presence_ids)))
+        return read_tables(match_ids, presence_ids, *args)
+
+    monkeypatch.setattr(tables, "read_tables", counted)
+    names = await database_sync_to_async(
+        lambda: list(Connection.objects.filter(match=match).values_list("channel_name", flat=True))
+    )()
+    assert len(names) == 2
+    layer, group = get_channel_layer(), events.match_group(match.pk)
+    for opened in [*names, "a socket of another process"]:  # heard in this order
+        event = {"type": "match.changed", "match_id": match.pk, "version": None,
+                 "presence": True, "opened": opened}  # fmt: skip
+        await layer.group_send(group, event)
+    for _ in range(100):  # the other process's arrival is read: every event before it was heard
+        if reads:
+            break
+        await asyncio.sleep(0.05)
+    assert reads == [([], [match.pk])]
+    for ws in sockets:
+        await ws.disconnect()
+
+
 async def test_a_move_made_here_reaches_the_opponents_socket_here_without_a_read(
     alice, bob, monkeypatch, settings
 ):
