@@ -20,7 +20,13 @@ from django.db import DatabaseError
 from games import services
 from games.i18n import catalogues
 
-IGNORED = [".venv", "staticfiles", "tests", "bench", "artifacts", "locale"]
+# Where no word of the site is: makemessages reads every .html, .txt and .py file it finds
+# and writes a work file beside each one that is not Python (static/fonts/OFL.txt.py), which
+# another process serving the static files may see come and go.
+IGNORED = [
+    ".venv", "staticfiles", "tests", "bench", "artifacts", "locale", "static", "clients",
+    "docs", "deploy",
+]  # fmt: skip
 
 
 class Command(BaseCommand):
