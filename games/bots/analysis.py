@@ -42,10 +42,18 @@ from .solver import Solver
 # and reasons for flagged decisions.
 VERSION = 3
 SAMPLES = 300  # opponent hands per decision, when there are more than this many
-# The work of one match's analysis is bounded: opponent hands searched in all, at most (a
-# match of more than 120 decisions has fewer a decision, never under MIN_SAMPLES; with the
-# engine's cap on deals, STUCK_FROM_DEAL, a match has at most about 330 decisions).
-WORK = 120 * SAMPLES
+# What searching one opponent hand costs, by the decision's phase, in a card's decisions
+# (measured over 50 matches with bench/analysis.py: a bid searches the hand from the bidding
+# on, the discard the hand after each of six cards, a card the tricks left).
+COST = {
+    Phase.PLAY: 1.0, Phase.DEALER_DECIDES: 4.0, Phase.ROUND_ONE: 6.5, Phase.ROUND_TWO: 6.5,
+    Phase.NAME_JOKER: 6.5, Phase.DISCARD: 9.5,
+}  # fmt: skip
+# The work of one match's analysis is bounded: opponent hands searched, each weighed by its
+# COST, at most this much. A match that costs more than 320 (the median match to 10 costs
+# about 300: 28 bids, 7 discards, 70 cards; the longest of 50, 480) has fewer hands a
+# decision, never under MIN_SAMPLES (a marathon of 29 passed-out deals costs about 1,000).
+WORK = 320 * SAMPLES
 MIN_SAMPLES = 50
 
 # A loss of at least this many points, and its mark (docs: lichess's inaccuracy, mistake, blunder).
@@ -266,7 +274,7 @@ def analyse(
 ) -> list[Decision]:
     """Every decision with a choice in a match given by its seed, options and moves (seat,
     action text), with ``samples`` opponent hands each, or fewer when the match is long
-    (``WORK``). The search's sample is drawn from a generator seeded by the match seed and
+    (``samples_each``). The search's sample is drawn from a generator seeded by the match seed and
     the move's place, so the same match always gets the same analysis."""
     state = new_match(seed, rules)
     choices = []  # (index, the state before the move, the move) where there was a choice
@@ -274,7 +282,7 @@ def analyse(
         if len(legal_actions(state)) > 1:
             choices.append((index, state, text))
         state = apply(state, Action.parse(seat, text))
-    each = samples if not choices else min(samples, max(MIN_SAMPLES, WORK // len(choices)))
+    each = samples_each([state for _index, state, _text in choices], samples)
     decisions = []
     solvers: dict = {}
     hand = None
@@ -284,6 +292,15 @@ def analyse(
         rng = random.Random(f"{seed}:{index}")
         decisions.append(decide(state, text, index, rng, each, solvers))
     return decisions
+
+
+def samples_each(states: list[State], samples: int = SAMPLES) -> int:
+    """The opponent hands searched for each of these decisions (``states``: before each):
+    ``samples``, or fewer when their cost in all would be over ``WORK``."""
+    cost = sum(COST[state.phase] for state in states)
+    if cost * samples <= WORK:
+        return samples
+    return min(samples, max(MIN_SAMPLES, int(WORK // cost)))
 
 
 @dataclass(frozen=True)

@@ -235,7 +235,8 @@ def _before(rules, moves, index):
 def test_a_marathon_is_analysed_whole_within_the_analysis_budget(monkeypatch):
     """Two players who pass whenever they may: 29 passed-out deals, then hands that score
     (the dealer is stuck from deal 30). Every decision is analysed, with fewer opponent hands
-    each, so that the match's work stays within WORK."""
+    each, so that the match's work (each hand searched weighed by its decision's cost) stays
+    within WORK."""
     from games.bots import analysis, hard
 
     state = new_match(7)
@@ -254,10 +255,19 @@ def test_a_marathon_is_analysed_whole_within_the_analysis_budget(monkeypatch):
         return values(view, rng, samples, worths)
 
     monkeypatch.setattr(hard, "values_by", counted)
-    monkeypatch.setattr(analysis, "WORK", 600)
+    monkeypatch.setattr(analysis, "WORK", 4000)
     monkeypatch.setattr(analysis, "MIN_SAMPLES", 2)
     decisions = analyse(7, Rules(), moves, samples=8)
-    assert len(decisions) == len(searched) > 600 // 8  # each decision, more than 8 would allow
-    assert set(searched) == {600 // len(decisions)} and sum(searched) <= 600
+    assert len(decisions) == len(searched)
+    before, state = [], new_match(7)  # the phase of each move's decision
+    for seat, text in moves:
+        before.append(state.phase)
+        state = apply(state, Action.parse(seat, text))
+    phases = [before[d.index] for d in decisions]
+    cost = sum(analysis.COST[phase] for phase in phases)
+    assert cost * 8 > 4000  # more than 8 a decision would allow
+    each = searched[0]
+    assert set(searched) == {each} and cost * each <= 4000 < cost * (each + 1)
+    assert {Phase.ROUND_ONE, Phase.ROUND_TWO, Phase.PLAY} <= set(phases)
     short = analyse(7, Rules(), moves[:40], samples=8)  # a short match keeps its 8
     assert searched[len(decisions) :] == [8] * len(short)
