@@ -5,7 +5,7 @@ rows, ask these, and write the answer (``games.services.arenas``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 WIN = 2
@@ -53,37 +53,64 @@ def _again(a: Entrant, b: Entrant) -> bool:
     return a.last_opponent == b.id or b.last_opponent == a.id
 
 
-def pairings(free: Sequence[Entrant]) -> list[tuple[int, int]]:
+def pairings(
+    free: Sequence[Entrant], blocked: Iterable[tuple[int, int]] = ()
+) -> list[tuple[int, int]]:
     """Pairs of the free players: similar scores together (the order is score, then rating),
-    never a player twice or with themselves, and two who just played each other only when no
+    never a player twice or with themselves, never two of whom one has blocked the other
+    (``blocked``: (blocker, blocked) ids), and two who just played each other only when no
     other pairing of the same players avoids it and both have ``waited`` (two alone free
     play again once nobody else came free meanwhile: a rematch beats waiting on). With an
-    odd number, the lowest placed waits for the next round."""
+    odd number, the lowest placed waits for the next round; so does one blocked from all
+    the others left, unless a swap with a pair made seats them."""
+    barred = {frozenset(pair) for pair in blocked}
+
+    def fits(a: Entrant, b: Entrant) -> bool:
+        return frozenset((a.id, b.id)) not in barred
+
+    def good(a: Entrant, b: Entrant) -> bool:
+        return fits(a, b) and not _again(a, b)
+
     left = sorted({e.id: e for e in free}.values(), key=lambda e: (-e.score, -e.rating, e.id))
     pairs: list[tuple[Entrant, Entrant]] = []
-    while len(left) >= 2:
+    waiting: list[Entrant] = []
+    while left:
         first = left.pop(0)
+        allowed = [e for e in left if fits(first, e)]
+        if not allowed:
+            waiting.append(first)
+            continue
         # Its last opponent only if nobody else is left (then a swap below may still avoid it).
-        other = next((e for e in left if not _again(first, e)), left[0])
+        other = next((e for e in allowed if not _again(first, e)), allowed[0])
         left.remove(other)
         pairs.append((first, other))
-    # The last pair may be a rematch that a swap with a pair before it avoids (each player has
-    # one last opponent, so one of the two swaps always works when the others fit).
-    if len(pairs) >= 2 and _again(*pairs[-1]):
-        x, y = pairs[-1]
-        for i in range(len(pairs) - 2, -1, -1):
+    # Those left waiting, two by two (each pair blocked): a swap below may still seat them.
+    pairs += zip(waiting[::2], waiting[1::2], strict=False)
+    # A pair that does not fit (a rematch, or two left waiting) may swap with another pair:
+    # each player has one last opponent, so one of the two swaps always works when the others
+    # fit and nobody is blocked.
+    for k in range(len(pairs) - 1, -1, -1):
+        if good(*pairs[k]):
+            continue
+        x, y = pairs[k]
+        for i in range(len(pairs) - 1, -1, -1):
+            if i == k:
+                continue
             a, b = pairs[i]
             for one, two in (((a, x), (b, y)), ((a, y), (b, x))):
-                if not _again(*one) and not _again(*two):
-                    pairs[i], pairs[-1] = one, two
+                if good(*one) and good(*two):
+                    pairs[i], pairs[k] = one, two
                     break
             else:
                 continue
             break
-    # A rematch no swap avoided, of two who have not waited: they wait for the next round.
-    if pairs and _again(*pairs[-1]) and not (pairs[-1][0].waited and pairs[-1][1].waited):
-        pairs.pop()
-    return [(a.id, b.id) for a, b in pairs]
+    # No blocked pair; a rematch no swap avoided, of two who have not waited: they wait for
+    # the next round.
+    return [
+        (a.id, b.id)
+        for a, b in pairs
+        if fits(a, b) and (not _again(a, b) or (a.waited and b.waited))
+    ]
 
 
 def performance(opponents_rating: int, games: int, wins: int) -> int:

@@ -128,3 +128,38 @@ def test_pairing_is_stable_whatever_the_order_given():
     free = [Entrant(1, 4, 1500), Entrant(2, 4, 1600), Entrant(3, 0, 1500), Entrant(4, 2, 1500)]
     results = {tuple(pairings(list(p))) for p in permutations(free)}
     assert len(results) == 1
+
+
+@st.composite
+def free_players_and_blocks(draw):
+    """Free players, and some blocks between them (blocker, blocked), one way or both."""
+    free = draw(free_players())
+    ids = [e.id for e in free]
+    between = [(a, b) for a in ids for b in ids if a != b]
+    blocks = draw(st.lists(st.sampled_from(between), max_size=8)) if between else []
+    return free, blocks
+
+
+@settings(max_examples=400, deadline=None)
+@given(free_players_and_blocks())
+def test_no_pair_is_one_where_either_blocked_the_other(case):
+    free, blocks = case
+    by_id = {e.id: e for e in free}
+    pairs = pairings(free, blocked=blocks)
+    barred = {frozenset(block) for block in blocks}
+    assert [pair for pair in pairs if frozenset(pair) in barred] == []
+    seated = [pk for pair in pairs for pk in pair]
+    assert len(seated) == len(set(seated)) and set(seated) <= set(by_id)
+    rematches = [p for p in pairs if again(by_id[p[0]], by_id[p[1]])]
+    assert all(by_id[pk].waited for pair in rematches for pk in pair)
+
+
+def test_a_block_either_way_keeps_two_apart_and_a_swap_still_seats_them():
+    # By score: A B C D; D blocked C, so A-C and B-D rather than A-B and C-D.
+    free = [Entrant(1, 9, 1500), Entrant(2, 8, 1500), Entrant(3, 7, 1500), Entrant(4, 6, 1500)]
+    assert pairings(free) == [(1, 2), (3, 4)]
+    for block in ((4, 3), (3, 4)):
+        pairs = pairings(free, blocked=[block])
+        assert len(pairs) == 2 and all({3, 4} != set(pair) for pair in pairs)
+    # Two alone free, one of whom blocked the other: nobody is paired.
+    assert pairings(free[:2], blocked=[(2, 1)]) == []

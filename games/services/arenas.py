@@ -9,12 +9,15 @@ arenas and remove players (their points void), each in the arena's audit log.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from django.conf import settings
-from django.db import transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from psycopg.errors import DeadlockDetected, SerializationFailure
 
 from .. import tasks
 from ..arena import Entrant, pairings
@@ -25,6 +28,7 @@ from ..models import (
     ArenaAudit,
     ArenaInvite,
     ArenaPlayer,
+    Block,
     Connection,
     Match,
     MatchStatus,
@@ -33,6 +37,7 @@ from ..models import (
     is_guest,
 )
 from . import events
+from .core import players_locked
 from .matches import clock_checked, match_start, rules_checked
 
 ARENA_MINUTES = (30, 60, 90)
@@ -42,6 +47,11 @@ ANNOUNCED_AHEAD = timedelta(days=14)
 # Two who just played each other meet again only after this long free (another player may
 # come free meanwhile).
 REMATCH_WAIT = timedelta(seconds=10)
+# How many times a pairing transaction that lost a deadlock (or a serialisation) to another
+# is tried in all before the error stands.
+RACE_ATTEMPTS = 3
+
+T = TypeVar("T")
 
 
 def may_create_arenas(user) -> bool:
@@ -105,11 +115,39 @@ def arena_create(
     return arena
 
 
+# The locks of an arena's writes are taken in one order: the arena's row, then its players'
+# rows (players_locked), then matches and the players' entries. The arena's row is locked FOR
+# NO KEY UPDATE: only to serialise its writers. FOR UPDATE also makes every row that refers
+# to the arena (a match of it started, an entry joining) wait for the foreign key's FOR KEY
+# SHARE: a pairing holding an entry waited for a pause holding the arena, which waited for
+# that entry (PostgreSQL's deadlock, a 500 or a round lost).
+def _arena_row_locked(arena_id: int) -> Arena | None:
+    return Arena.objects.select_for_update(no_key=True).filter(pk=arena_id).first()
+
+
 def _arena_locked(arena_id: int) -> Arena:
-    arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+    arena = _arena_row_locked(arena_id)
     if arena is None:
         raise NotFound("no_such_arena")
     return arena
+
+
+def _lost_a_race(error: OperationalError) -> bool:
+    return isinstance(error.__cause__, (DeadlockDetected, SerializationFailure))
+
+
+def _retried(work: Callable[[], T]) -> T:
+    """``work`` (its own transactions), again if PostgreSQL chose it to lose a deadlock or a
+    serialisation, up to RACE_ATTEMPTS in all: the other transaction has gone on, so the next
+    attempt finds its rows free. Inside a caller's transaction nothing is tried again: that
+    transaction is aborted, and the error is the caller's."""
+    for _attempt in range(RACE_ATTEMPTS - 1):
+        try:
+            return work()
+        except OperationalError as error:
+            if connection.in_atomic_block or not _lost_a_race(error):
+                raise
+    return work()  # the last attempt: its error stands
 
 
 def arena_join(*, user, arena_id: int, notify: bool | None = None) -> ArenaPlayer:
@@ -161,7 +199,7 @@ def arena_start(*, arena_id: int) -> bool:
     """The arena's start (its task, due at the start time): running, paired at once; its
     end queued; the players who asked are told. True if it started now."""
     with transaction.atomic():
-        arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+        arena = _arena_row_locked(arena_id)
         if arena is None or arena.status != Arena.Status.SCHEDULED:
             return False
         if timezone.now() < arena.starts_at:
@@ -207,20 +245,38 @@ def arena_pair(*, arena_id: int, due: datetime) -> int:
 
     The round is decided under the arena's lock, the next one queued with it; then each match
     starts in a transaction of its own, so that the first pairs are at their tables while the
-    last are being seated (a round of a hundred matches at an arena's start)."""
+    last are being seated (a round of a hundred matches at an arena's start). A transaction
+    that loses a deadlock is tried again: an error would lose the rest of the round, or (the
+    round's decision) the arena's pairing, whose next round it queues."""
+    decided = _retried(lambda: _round(arena_id, due))
+    if decided is None:
+        return 0
+    arena, pairs = decided
+    started = sum(_retried(lambda pair=pair: _pair_start(arena, pair)) for pair in pairs)
+    if started:
+        with transaction.atomic():
+            events.arena_changed_on_commit(arena.pk)
+    return started
+
+
+def _round(arena_id: int, due: datetime) -> tuple[Arena, list[tuple[int, int]]] | None:
+    """The round's pairs, and the next round queued; None if this is not the arena's waiting
+    task or it is over."""
     with transaction.atomic():
-        arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+        arena = _arena_row_locked(arena_id)
         if arena is None or arena.pair_due != due or arena.status != Arena.Status.RUNNING:
-            return 0
+            return None
         now = timezone.now()
         if now >= arena.ends_at:
             arena.pair_due = None
             arena.save(update_fields=["pair_due"])
-            return 0  # no match starts after the end (arena_end finishes it)
+            return None  # no match starts after the end (arena_end finishes it)
         free = {entry.user_id: entry for entry in _free(arena)}
         ratings = dict(
             PlayerRating.objects.filter(user_id__in=free).values_list("user_id", "value")
         )
+        # Either of two may have blocked the other: they are never paired (pairings).
+        blocks = Block.objects.filter(blocker_id__in=free, blocked_id__in=free)
         waited = now - REMATCH_WAIT
         entrants = [
             Entrant(
@@ -232,33 +288,37 @@ def arena_pair(*, arena_id: int, due: datetime) -> int:
             )
             for pk, entry in free.items()
         ]
-        pairs = pairings(entrants)
+        pairs = pairings(entrants, blocked=blocks.values_list("blocker_id", "blocked_id"))
         arena.pair_due = now + timedelta(seconds=settings.ARENA_PAIR_SECONDS)
         arena.save(update_fields=["pair_due"])
         tasks.schedule_arena_pair(arena.pk, arena.pair_due)
-    started = sum(_pair_start(arena, pair) for pair in pairs)
-    if started:
-        with transaction.atomic():
-            events.arena_changed_on_commit(arena.pk)
-    return started
+    return arena, pairs
 
 
 def _pair_start(arena: Arena, pair: tuple[int, int]) -> bool:
     """One pair's match, if both are still free (a round still seating its pairs when the
-    next one began saw them free too: nobody is in two matches). True if it started."""
+    next one began saw them free too: nobody is in two matches). True if it started.
+
+    The arena's row first, then the players' (the order of every arena write): a pause or a
+    removal waits for the match to start, and the match of another arena or of the lobby for
+    the same player waits too, so the check that both are free holds until the commit."""
     with transaction.atomic():
+        if _arena_row_locked(arena.pk) is None:
+            return False
         entries = list(
-            ArenaPlayer.objects.select_for_update()
-            .filter(arena=arena, user_id__in=pair, paused=False, removed=False)
+            ArenaPlayer.objects.filter(arena=arena, user_id__in=pair, paused=False, removed=False)
             .select_related("user")
             .order_by("user_id")
         )
+        if len(entries) != 2:
+            return False
+        players_locked(*(entry.user for entry in entries))
         busy = Match.objects.filter(
             Q(player0_id__in=pair) | Q(player1_id__in=pair),
             status=MatchStatus.ACTIVE,
             days_per_move__isnull=True,
         )
-        if len(entries) != 2 or busy.exists():
+        if busy.exists():
             return False
         one, two = sorted(entries, key=lambda e: pair.index(e.user_id))
         match = match_start(
@@ -272,7 +332,7 @@ def _pair_start(arena: Arena, pair: tuple[int, int]) -> bool:
 def arena_end(*, arena_id: int) -> bool:
     """The end time (its task): no more pairing; the matches in play finish and count."""
     with transaction.atomic():
-        arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+        arena = _arena_row_locked(arena_id)
         if arena is None or arena.status != Arena.Status.RUNNING:
             return False
         if timezone.now() < arena.ends_at:
@@ -307,7 +367,11 @@ def arena_player_remove(*, moderator, arena_id: int, player, reason: str) -> Are
     not join again."""
     with transaction.atomic():
         arena = _arena_locked(arena_id)
-        entry = ArenaPlayer.objects.select_for_update().filter(arena=arena, user=player).first()
+        entry = (
+            ArenaPlayer.objects.select_for_update(no_key=True)
+            .filter(arena=arena, user=player)
+            .first()
+        )
         if entry is None:
             raise NotFound("arena_not_joined")
         entry.removed = True

@@ -13,10 +13,11 @@ from django.utils import timezone
 from .. import tasks
 from ..db.selectors.connections import PRESENCE_TIMEOUT
 from ..engine import first_dealer
-from ..errors import Conflict
+from ..errors import Conflict, NotAllowed
 from ..models import Connection, Match, MatchStatus, RematchState
 from . import events, throttle
 from .core import match_locked, match_locked_seat, match_save
+from .follows import blocked
 from .matches import match_create_computer, match_start
 
 # An unanswered rematch offer lapses after this long.
@@ -40,6 +41,7 @@ def rematch_offer(*, user, match_id: int) -> Match:
             raise Conflict("rematch_only_finished")
         if match.computer:
             return _rematch_start(match, created_by=user, asked_by=user)
+        _blocks_checked(match, user)
         if match.rematch_offered and match.rematch_seat != seat:
             return _rematch_start(
                 match, created_by=match.players[match.rematch_seat], asked_by=user
@@ -56,6 +58,16 @@ def rematch_offer(*, user, match_id: int) -> Match:
         match_save(match, fields=REMATCH_FIELDS)
         tasks.schedule_rematch_lapse(match.pk, match.version, match.rematch_until)
     return match
+
+
+def _blocks_checked(match: Match, user) -> None:
+    """No rematch between two of whom one has blocked the other: the blocked player is told
+    as when joining the blocker's match; the blocker, that their own block stands between."""
+    opponent = match.opponent_of(user)
+    if blocked(by=opponent, player=user):
+        raise NotAllowed("match_blocked", player=opponent.username)
+    if blocked(by=user, player=opponent):
+        raise NotAllowed("rematch_you_blocked", player=opponent.username)
 
 
 def _rematch_start(match: Match, *, created_by, asked_by) -> Match:
@@ -93,6 +105,7 @@ def rematch_accept(*, user, match_id: int) -> Match:
             return match.next_match
         if not match.rematch_offered or match.rematch_seat == seat:
             raise Conflict("no_rematch_offer")
+        _blocks_checked(match, user)  # an offer made before a block
         lapsed = timezone.now() >= match.rematch_until
         if lapsed:  # its task has not run yet: the offer lapses now (and that is committed)
             _rematch_end(match, RematchState.LAPSED)
