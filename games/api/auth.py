@@ -6,6 +6,7 @@ and the endpoints read no cookie."""
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import timedelta
 
@@ -40,14 +41,24 @@ SUBPROTOCOL = "euchre.v1"
 TOKEN_PROTOCOL = "euchre.token."  # noqa: S105 - a prefix, not a secret
 
 
+# RFC 6750's spelling and no other: the scheme in any case, one space, the token. The front
+# counts the streams a token opens by the token it reads from the header, however spelt
+# (deploy/nginx.conf): a spelling taken here and read otherwise there would have a limit of
+# its own.
+BEARER = re.compile(r"(?i:bearer) ([\w.~+/-]+=*)", re.ASCII)
+
+
 def token_from_header(value: str) -> str | None:
-    scheme, _space, token = (value or "").partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+    """The token of an ``Authorization`` header spelt ``Bearer <token>``, else None."""
+    found = BEARER.fullmatch(value or "")
+    return found[1] if found else None
 
 
 def token_from_subprotocols(offered: list[str]) -> str | None:
-    """The token a websocket's client offered as the subprotocol ``euchre.token.<token>``."""
+    """The token a websocket's client offered as the subprotocol ``euchre.token.<token>``
+    (the first such, as the front reads it)."""
     for protocol in offered:
+        protocol = protocol.strip(" \t")  # the front skips these, and only these
         if protocol.startswith(TOKEN_PROTOCOL) and len(protocol) > len(TOKEN_PROTOCOL):
             return protocol.removeprefix(TOKEN_PROTOCOL)
     return None

@@ -5,11 +5,13 @@ down has its matches served by another, and a whole match is played through it."
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import threading
 import urllib.error
 import urllib.request
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -41,12 +43,13 @@ def front_needed():
 
 
 class Named(ThreadingHTTPServer):
-    """A stand-in web process: it answers every request with its own name."""
+    """A stand-in web process: it answers every request with its own name, or with what
+    ``answer`` makes of the request."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, answer: Callable[[BaseHTTPRequestHandler], str] | None = None):
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):  # noqa: N802 - http.server's name
-                body = name.encode()
+                body = (answer(self) if answer else name).encode()
                 self.send_response(200)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
@@ -161,3 +164,82 @@ def test_a_flood_of_api_streams_with_one_token_is_refused_by_the_front_in_words(
         front.stop()
         process.shutdown()
         process.server_close()
+
+
+def token_headers(request: BaseHTTPRequestHandler) -> str:
+    """The headers that carry a token, as the web process received them."""
+    names = ("authorization", "sec-websocket-protocol")
+    return json.dumps({name: request.headers.get_all(name) or [] for name in names})
+
+
+def stream_opened(front: Front, headers: list[tuple[str, str]]) -> tuple[int, bytes]:
+    """A stream's request with these header lines (a name may come twice), and its answer."""
+    connection = http.client.HTTPConnection("127.0.0.1", front.port, timeout=5)
+    try:
+        connection.putrequest("GET", "/api/v1/stream/matches/7")
+        for name, value in headers:
+            connection.putheader(name, value)
+        connection.endheaders()
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+# One token as a program might send it: the scheme in any case, spaces or a tab after it,
+# something after the token, or offered among other subprotocols in any order. Each request
+# is spelt unlike any other ({n}: its number).
+SPELLINGS = [
+    ("Authorization", "Bearer flood"),
+    ("Authorization", "bearer{spaces}flood"),
+    ("Authorization", "BEARER\t{spaces}flood"),
+    ("Authorization", "Bearer flood made-up-{n}"),
+    ("Sec-WebSocket-Protocol", "made-up-{n}, euchre.token.flood, euchre.v1"),
+    ("Sec-WebSocket-Protocol", "euchre.token.flood,made-up-{n}"),
+    ("Sec-WebSocket-Protocol", "euchre.v1 ,\t{spaces}euchre.token.flood"),
+]
+
+
+def test_every_spelling_of_a_token_counts_against_its_one_stream_limit(front_needed):
+    """The front limits streams by the token itself, however its header spells it: as many
+    open as with one spelling (the site refuses those not spelt exactly, tests/api/
+    test_bearer_header.py), the rest are refused."""
+    site = Named("site")
+    front = Front([site.port]).start()
+    try:
+        answers = []
+        for n in range(30):
+            name, value = SPELLINGS[n % len(SPELLINGS)]
+            spelt = value.format(n=n, spaces=" " * (n + 1))
+            answers.append(stream_opened(front, [(name, spelt)])[0])
+        assert answers[:10] == [200] * 10  # the burst
+        assert answers.count(429) >= 18  # the rest (one more may come as a second passes)
+        assert stream_opened(front, [("Authorization", "Bearer another")])[0] == 200
+        offered = ("Sec-WebSocket-Protocol", "made-up, euchre.token.yet-another")
+        assert stream_opened(front, [offered])[0] == 200
+    finally:
+        front.stop()
+        site.shutdown()
+        site.server_close()
+
+
+def test_a_second_subprotocol_line_reaches_the_site_only_as_the_front_counted_it(front_needed):
+    """Subprotocols offered on two header lines: the site is sent the one line the front
+    limited the request by, so a token on a line the front did not read never reaches it."""
+    site = Named("site", answer=token_headers)
+    front = Front([site.port]).start()
+    try:
+        seen = []
+        for n in range(30):
+            lines = [("Sec-WebSocket-Protocol", f"made-up-{n}")]
+            lines.append(("Sec-WebSocket-Protocol", "euchre.v1, euchre.token.flood"))
+            status, body = stream_opened(front, lines)
+            if status == 200:
+                seen.append(json.loads(body)["sec-websocket-protocol"])
+        assert all(len(lines) == 1 for lines in seen)
+        with_token = [lines for lines in seen if "euchre.token.flood" in lines[0]]
+        assert len(with_token) <= 12  # the burst, one more as a second passes
+    finally:
+        front.stop()
+        site.shutdown()
+        site.server_close()

@@ -13,7 +13,7 @@ from ninja.security import HttpBearer
 from ... import services
 from ...models import Match
 from .. import shapes
-from ..auth import Unauthorized, authenticate, stream_admit
+from ..auth import Unauthorized, authenticate, stream_admit, token_from_header
 
 
 class Token(HttpBearer):
@@ -24,11 +24,12 @@ class Token(HttpBearer):
         self.scope = scope
 
     def __call__(self, request: HttpRequest):
-        # Also without a header: the refusal is worded (ninja would answer a bare 401).
-        token = super().__call__(request)
+        # Read as the websocket reads it, one spelling (ninja takes `Bearer  x` for " x"); and
+        # without a token, a worded refusal (ninja would answer a bare 401).
+        token = token_from_header(request.headers.get("Authorization", ""))
         if token is None:
             raise Unauthorized("unauthorized")
-        return token
+        return self.authenticate(request, token)
 
     def authenticate(self, request: HttpRequest, token: str):
         row = self.admit(token)
