@@ -3,7 +3,8 @@
 A puzzle is a decision where one option was clearly best (``games.bots.puzzles``). Each answer
 is a rated game between the player and the puzzle (``games.rating``'s Elo: solving it is a
 win for the player, missing it a win for the puzzle); a player answers each puzzle once.
-Guests answer too, with nothing stored.
+A visitor who is not logged in may answer too: checked, stored nowhere, and told nothing (the
+web asks them to log in), so an answer is never read before the one that counts is given.
 """
 
 from __future__ import annotations
@@ -46,17 +47,18 @@ def puzzles_mine(*, match: Match, moves: list[tuple[int, str]], decisions: list[
 
 
 def puzzle_answer(*, user, puzzle_id: int, action: str) -> tuple[Puzzle, PuzzleAttempt | None]:
-    """``user``'s answer to a puzzle: whether it is the answer, and for a player (not a guest)
-    both ratings moved. Refuses a puzzle that does not exist, an action that is not one of its
-    options, and a second answer to the same puzzle."""
+    """``user``'s answer to a puzzle: the attempt (whether it is the answer) with both ratings
+    moved, or None for a visitor not logged in (nothing stored, nothing told). Refuses a
+    puzzle that does not exist, an action that is not one of its options, and a second answer
+    to the same puzzle."""
     puzzle = Puzzle.objects.filter(pk=puzzle_id).first()
     if puzzle is None:
         raise NotFound("no_such_puzzle")
     if action not in {a for a, _value in puzzle.options}:
         raise Conflict("not_an_option")
-    correct = action == puzzle.answer
     if not user.is_authenticated:
         return puzzle, None
+    correct = action == puzzle.answer
     try:
         with transaction.atomic():
             puzzle = Puzzle.objects.select_for_update().get(pk=puzzle_id)

@@ -1,6 +1,6 @@
-"""Rate limits counted in Django's cache: sign-ups per address and per name, moves per player,
-API requests per token, and (``limit``, for the services) challenges and rematch offers per
-player.
+"""Rate limits counted in Django's cache: sign-ups per address (``address_key``: an IPv6
+client's by its /64) and per name, moves per player, API requests per token, and (``limit``,
+for the services) challenges and rematch offers per player.
 
 A sliding log: each limit keeps the times of the events it let through in the last
 ``seconds``, at most ``limit`` of them, and lets one more through only if fewer than ``limit``
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import ipaddress
 import logging
 import math
 import threading
@@ -91,6 +92,22 @@ def _slide(name: str, limit: int, seconds: int, now: float) -> int:
         times.append(now)
         cache.set(name, times, timeout=seconds + 1)
     return 0
+
+
+def address_key(address: str) -> str:
+    """What a per-address limit counts a client by: an IPv4 address as it is (one mapped into
+    IPv6 too), an IPv6 one by its /64, written as that network's first address (a valid address
+    wherever one is stored: django-axes' records). A /64 is one subscriber's network, whose
+    hosts may take any of its 2^64 addresses at will; counting each would be no limit at all."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address  # not an address (a test client's, a unix socket's): counted as given
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((int(ip), 64), strict=False).network_address)
 
 
 def move(user) -> None:

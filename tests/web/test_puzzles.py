@@ -1,5 +1,6 @@
 """Puzzles on the site: mined by the worker from each analysed match, solved on the table by
-players (rated) and guests (not), each puzzle once, showing only what the seat knew."""
+players (rated), each puzzle once, showing only what the seat knew; a visitor not logged in
+may answer, and is asked to log in: nothing kept, no solution shown."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import html
 import re
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.test import Client
 from django.utils import timezone
 
@@ -118,17 +120,51 @@ def test_a_puzzle_shows_only_the_cards_its_seat_could_see(alice, bob, carol):
         assert "· best" not in page  # nothing marks the answer before it is given
 
 
-def test_a_guest_solves_puzzles_without_a_rating(alice, bob):
+def _without_tokens(page: str) -> str:
+    return re.sub(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]*', "", page)
+
+
+def test_a_visitors_answer_is_stored_nowhere_and_shows_no_solution(alice, bob):
+    """Issue 51, finding 1: each answer of a visitor not logged in left a session row, and
+    showed the solution for an account to answer right. Now it is checked, told nothing
+    (right and wrong read the same: one try per option would tell) and kept nowhere."""
     puzzle = _puzzles(alice, bob)[0]
-    guest = _client()
-    assert guest.get("/puzzles/").status_code == 302
-    assert guest.post(f"/puzzles/{puzzle.pk}/", {"action": puzzle.answer}).status_code == 302
-    page = guest.get(f"/puzzles/{puzzle.pk}/").content.decode()
-    assert 'data-puzzle-result="right"' in page and "As a guest you keep no puzzle rating" in page
-    assert guest.post(f"/puzzles/{puzzle.pk}/", {"action": puzzle.answer}).status_code == 409
+    sessions, visitor = Session.objects.count(), _client()
+    assert visitor.get("/puzzles/").status_code == 302
+    pages = []
+    for action in (puzzle.answer, _wrong(puzzle)):
+        answered = visitor.post(f"/puzzles/{puzzle.pk}/", {"action": action}, follow=True)
+        assert Session.objects.count() == sessions and "sessionid" not in visitor.cookies
+        page = answered.content.decode()
+        assert "data-puzzle-result" not in page and "data-puzzle-reason" not in page
+        assert "data-puzzle-line" not in page and "· best" not in page
+        assert answered.redirect_chain == [] and answered.status_code == 200
+        assert "data-puzzle-log-in" in page
+        assert "Log in to answer: then your answer counts for your puzzle rating" in page
+        assert f'href="/accounts/login/?next=/puzzles/{puzzle.pk}/"' in page
+        pages.append(_without_tokens(page))
+    assert pages[0] == pages[1]  # the right answer and a wrong one: the same page
     assert not PuzzleRating.objects.exists() and not PuzzleAttempt.objects.exists()
     puzzle.refresh_from_db()
-    assert puzzle.attempts == 0  # a guest's answer moves no rating
+    assert puzzle.attempts == 0
+    page = visitor.get(f"/puzzles/{puzzle.pk}/").content.decode()  # asked again, as before
+    assert "data-puzzle-task" in page and "data-puzzle-result" not in page
+
+
+def test_the_solution_shows_only_after_the_players_own_answer_which_is_rated(alice, bob, carol):
+    puzzle = _puzzles(alice, bob)[0]
+    _client().post(f"/puzzles/{puzzle.pk}/", {"action": _wrong(puzzle)})  # not logged in
+    player = _client(carol)
+    page = player.get(f"/puzzles/{puzzle.pk}/").content.decode()
+    assert "data-puzzle-task" in page and "data-puzzle-result" not in page
+    assert "· best" not in page and "data-puzzle-line" not in page
+    assert player.post(f"/puzzles/{puzzle.pk}/", {"action": _wrong(puzzle)}).status_code == 302
+    page = player.get(f"/puzzles/{puzzle.pk}/").content.decode()
+    assert 'data-puzzle-result="wrong"' in page and "· best" in page  # now, hers counted
+    attempt = PuzzleAttempt.objects.get()
+    assert (attempt.user, attempt.correct, attempt.after < attempt.before) == (carol, False, True)
+    assert player.post(f"/puzzles/{puzzle.pk}/", {"action": puzzle.answer}).status_code == 409
+    assert PuzzleRating.objects.get(user=carol).solved == 0
 
 
 def test_bad_answers_and_addresses_are_refused_in_words(alice, bob, carol):

@@ -27,13 +27,13 @@ from ...presentation import refusals
 from ...services import events, throttle
 from ..forms import SignupForm
 from ..middleware import SESSION_GUEST
-from .common import client_address, safe_target, wait_page
+from .common import client_key, login_key, safe_target, wait_page
 
 
 def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
     """django-axes' answer to a log-in from a locked-out address or name: 429, and when."""
     # Locks are by (name, address) and by address: either way, this address's failures.
-    attempts = AccessAttempt.objects.filter(ip_address=client_address(request))
+    attempts = AccessAttempt.objects.filter(ip_address=login_key(request))
     last = attempts.aggregate(last=Max("attempt_time"))["last"] or timezone.now()
     seconds = int((last + settings.AXES_COOLOFF_TIME - timezone.now()).total_seconds())
     message = _(
@@ -47,7 +47,7 @@ def _signups_throttled(request: HttpRequest) -> HttpResponse | None:
     """Count one more sign-up (or guest keeping its games) from this address and at this name:
     the page that says to wait, past the limits."""
     try:
-        throttle.hit("signup-ip", client_address(request), settings.SIGNUP_LIMIT_PER_IP, 3600)
+        throttle.hit("signup-ip", client_key(request), settings.SIGNUP_LIMIT_PER_IP, 3600)
         name = str(request.POST.get("username", ""))[:150].lower()
         throttle.hit("signup-name", name, settings.SIGNUP_LIMIT_PER_USERNAME, 3600)
     except throttle.Throttled as error:
@@ -88,7 +88,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         try:
             limit = settings.GUESTS_PER_IP_PER_HOUR
-            throttle.hit("guest-ip", client_address(request), limit, 3600)
+            throttle.hit("guest-ip", client_key(request), limit, 3600)
         except throttle.Throttled as error:
             message = _(
                 "Too many guests from your network: playing as a guest is paused for a while "

@@ -1,5 +1,5 @@
-"""What the views of several pages share: the client's address, a safe target to go back to,
-the 429 page, going to a match, and the match or a 404.
+"""What the views of several pages share: the client's key for the per-address limits, a safe
+target to go back to, the 429 page, going to a match, and the match or a 404.
 """
 
 from __future__ import annotations
@@ -17,12 +17,21 @@ from ...db import selectors
 from ...db.public import PLAYERS
 from ...models import Match
 from ...presentation import refusals
+from ...services import throttle
 
 
-def client_address(request: HttpRequest) -> str:
-    # The peer's address. Behind a proxy, the ASGI server must put the client's there
-    # (uvicorn --proxy-headers --forwarded-allow-ips=<proxy>), as django-axes reads it too.
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+def client_key(request: HttpRequest) -> str:
+    """What every per-address limit counts this client by: ``throttle.address_key`` of the
+    peer's address."""
+    # Behind a proxy, the ASGI server must put the client's address in REMOTE_ADDR, trusting
+    # X-Forwarded-For from the proxy alone (README: uvicorn --forwarded-allow-ips=<proxy>).
+    return throttle.address_key(request.META.get("REMOTE_ADDR", "") or "unknown")
+
+
+def login_key(request: HttpRequest) -> str | None:
+    """The same for django-axes' log-in locks (``AXES_CLIENT_IP_CALLABLE``), which stores it
+    as an address: None without one (a forced log-in's request), as axes itself reads it."""
+    return client_key(request) if request.META.get("REMOTE_ADDR") else None
 
 
 def safe_target(request: HttpRequest, target: str, default: str) -> str:

@@ -1,5 +1,7 @@
-"""Puzzles: the next one for the player, one on the table, and its answer. Anyone may solve
-them; a guest's answers live in the session and move no rating."""
+"""Puzzles: the next one for the player, one on the table, and its answer. Anyone may try
+them, but only a logged-in player's answer counts (once, rated) and shows the best play: a
+visitor's answer is stored nowhere (no session either) and only asks them to log in, so that
+nobody reads a puzzle's answer before giving the one that counts."""
 
 from __future__ import annotations
 
@@ -19,9 +21,7 @@ from ...presentation import puzzles as words
 from ...presentation import refusals
 from ...presentation.jinja import PUZZLE_BOARD, render_board
 from ...services import throttle
-from .common import client_address
-
-GUEST_ANSWERS = "puzzle_answers"  # a guest's answers in this session: {puzzle id: action}
+from .common import client_key
 
 
 def _theme(request: HttpRequest) -> str:
@@ -47,9 +47,8 @@ def puzzles(request: HttpRequest) -> HttpResponse:
         theme = _theme(request)
     except GameError as error:
         return _refused(request, error)
-    answered = tuple(int(k) for k in request.session.get(GUEST_ANSWERS, {}))
     puzzle = selectors.puzzle_next(
-        user=request.user, theme=theme, skip=answered, pick=random.randrange(selectors.NEAREST)
+        user=request.user, theme=theme, pick=random.randrange(selectors.NEAREST)
     )
     if puzzle is not None:
         return redirect(_url("puzzle", theme, puzzle.pk))
@@ -64,7 +63,8 @@ def _rating(request: HttpRequest) -> dict:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
-    """A puzzle on the table; POST answers it (once), and the page then shows the answer."""
+    """A puzzle on the table; POST answers it (once), and the page then shows the answer: to
+    a logged-in player, whose answer it was. A visitor who answers is asked to log in."""
     found = Puzzle.objects.filter(pk=puzzle_id, match__status=MatchStatus.FINISHED).first()
     try:
         theme = _theme(request)
@@ -72,13 +72,12 @@ def puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
             raise NotFound("no_such_puzzle")
     except GameError as error:
         return _refused(request, error)
-    guest = dict(request.session.get(GUEST_ANSWERS, {}))
     attempt = selectors.puzzle_attempt(user=request.user, puzzle=found)
-    chosen = attempt.chosen if attempt else guest.get(str(found.pk))
-    error, status = "", 200
+    chosen = attempt.chosen if attempt else None
+    error, status, log_in = "", 200, False
     if request.method == "POST":
         try:
-            key = request.user.pk if request.user.is_authenticated else client_address(request)
+            key = request.user.pk if request.user.is_authenticated else client_key(request)
             throttle.hit("puzzle", str(key), settings.MOVE_LIMIT_PER_10_SECONDS, 10)
             if chosen is not None:
                 raise services.Conflict("puzzle_answered")
@@ -91,12 +90,11 @@ def puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         except GameError as refusal:
             error, status = refusals.words(refusal), refusals.status(refusal)
         else:
-            if attempt is None:  # a guest
-                guest[str(found.pk)] = action
-                request.session[GUEST_ANSWERS] = guest
-            return redirect(
-                reverse("puzzle", args=[found.pk]) + (f"?theme={theme}" if theme else "")
-            )
+            if attempt is not None:
+                return redirect(_url("puzzle", theme, found.pk))
+            # A visitor: told neither the answer nor whether theirs was it (one try per option
+            # would tell), nor remembered, so that the answer that counts is a player's first.
+            log_in = True
     match = selectors.puzzle_source(puzzle=found)
     state = words.position(found, int(match.seed), match.rules, selectors.match_moves(match=match))
     board = words.board_context(found, state, answered=chosen is not None)
@@ -111,6 +109,7 @@ def puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         # Named and linked only if both players allow it (each in their settings).
         "source": match if selectors.puzzle_names_allowed(match=match) else None,
         "result": None,
+        "log_in": log_in,
         **_rating(request),
     }
     if chosen is not None:

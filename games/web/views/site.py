@@ -22,7 +22,7 @@ from ...presentation.cards import Card
 from ...presentation.jinja import LEARN_BOARD, render_board
 from ...services import throttle
 from ..forms import MatchCreateForm
-from .common import client_address
+from .common import client_key
 
 
 @require_safe
@@ -55,7 +55,7 @@ def learn(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         try:
             # Anyone may play it, so the moves are counted per address, like a player's.
-            throttle.hit("learn", client_address(request), settings.MOVE_LIMIT_PER_10_SECONDS, 10)
+            throttle.hit("learn", client_key(request), settings.MOVE_LIMIT_PER_10_SECONDS, 10)
             version = request.POST.get("version")
             if version is not None and version != str(len(progress["moves"])):
                 raise Conflict("stale")  # a second click on a table already answered
@@ -79,7 +79,7 @@ def learn(request: HttpRequest) -> HttpResponse:
 def learn_restart(request: HttpRequest) -> HttpResponse:
     # Anyone may start again, and each start is a session row: counted per address.
     try:
-        throttle.hit("learn-again", client_address(request), settings.LEARN_RESTARTS_PER_HOUR, 3600)
+        throttle.hit("learn-again", client_key(request), settings.LEARN_RESTARTS_PER_HOUR, 3600)
     except throttle.Throttled as refusal:
         context = {"title": _("Learn in one hand"), "message": refusals.words(refusal)}
         return render(request, "error.html", context, status=429)
