@@ -13,6 +13,7 @@ from django.utils.translation import gettext_noop, ngettext_lazy
 FORMS = [
     gettext_noop("This field is required."),
     gettext_noop("Enter a valid email address."),
+    gettext_noop("Null characters are not allowed."),
     ngettext_lazy(
         "Ensure this value has at most %(limit_value)d character (it has %(show_value)d).",
         "Ensure this value has at most %(limit_value)d characters (it has %(show_value)d).",

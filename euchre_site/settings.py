@@ -103,6 +103,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_LOCKOUT_MINUTE
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "games.web.views.accounts.locked_out"
+# The address as every per-address limit counts it: an IPv6 client by its /64.
+AXES_CLIENT_IP_CALLABLE = "games.web.views.common.login_key"
 AXES_VERBOSE = False
 # Sign-ups per IP address and attempts at one username, per hour; moves per player per 10 s
 # (a person acts about once a second at the very most). Counted in the cache (Redis when
@@ -110,6 +112,9 @@ AXES_VERBOSE = False
 SIGNUP_LIMIT_PER_IP = int(os.environ.get("SIGNUP_LIMIT_PER_IP", "20"))
 SIGNUP_LIMIT_PER_USERNAME = int(os.environ.get("SIGNUP_LIMIT_PER_USERNAME", "5"))
 MOVE_LIMIT_PER_10_SECONDS = int(os.environ.get("MOVE_LIMIT_PER_10_SECONDS", "30"))
+# "Improve this translation" per player a minute (three times as many per address): each
+# searches the page's words for the language's messages.
+TRANSLATE_PAGES_PER_MINUTE = int(os.environ.get("TRANSLATE_PAGES_PER_MINUTE", "10"))
 # Requests one API token may make in a minute (moves count against the move limit too).
 API_REQUESTS_PER_MINUTE = int(os.environ.get("API_REQUESTS_PER_MINUTE", "600"))
 # Open match sockets: per player (tabs and devices together), and per match (its players are

@@ -36,7 +36,7 @@ from .models import (
     Report,
     TranslationSuggestion,
 )
-from .presentation import refusals
+from .presentation import refusals, suggestions
 
 
 def _moderate(
@@ -481,17 +481,37 @@ def _review_suggestions(modeladmin, request, queryset, *, accepted: bool):
 
 @admin.register(TranslationSuggestion)
 class TranslationSuggestionAdmin(ReadOnlyAdmin):
-    """Players' wording for the site's messages: read in context, then accepted or rejected."""
+    """Players' wording for the site's messages: read in context (the change against today's
+    wording, a preview, the check's verdict), then accepted or rejected. A wording that fails
+    the check (``i18n.wording``) is refused on acceptance too."""
 
-    list_display = ("created_at", "language", "english", "current", "text", "note", "author",
-                    "credit", "status")  # fmt: skip
+    list_display = ("created_at", "language", "english", "current", "text", "verdict", "note",
+                    "author", "credit", "status")  # fmt: skip
     list_filter = ("status", "language")
     search_fields = ("msgid", "text", "author__username")
+    fields = ("language", "msgctxt", "english", "current", "text", "change", "preview", "verdict",
+              "note", "author", "credit", "status", "created_at", "reviewed_by",
+              "reviewed_at")  # fmt: skip
+    readonly_fields = fields
     actions = [accept_suggestions, reject_suggestions]
 
     @admin.display(description="English")
     def english(self, suggestion: TranslationSuggestion) -> str:
         return suggestion.msgid
+
+    @admin.display(
+        description="Change (today's wording struck through, the suggestion's underlined)"
+    )
+    def change(self, suggestion: TranslationSuggestion) -> str:
+        return suggestions.change_html(suggestion.current, suggestion.text)
+
+    @admin.display(description="As a page shows it")
+    def preview(self, suggestion: TranslationSuggestion) -> str:
+        return suggestions.preview_html(suggestion.msgid, suggestion.text)
+
+    @admin.display(description="Check")
+    def verdict(self, suggestion: TranslationSuggestion) -> str:
+        return suggestions.warnings_text(suggestion.msgid, suggestion.text)
 
     def has_view_permission(self, request, obj=None) -> bool:
         return request.user.has_perm("games.view_translationsuggestion") or (

@@ -5,10 +5,14 @@ complete and current."""
 from __future__ import annotations
 
 import re
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 import polib
 from django.conf import settings
+
+from .wording import problem as wording_problem
 
 
 def path_of(code: str) -> Path:
@@ -48,12 +52,8 @@ def missing(catalogue: polib.POFile) -> list[polib.POEntry]:
     ]
 
 
+# A placeholder as the review page looks for a message on a page: it stands for any words.
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%%")
-
-
-def placeholders(text: str) -> list[str]:
-    """A message's placeholders, sorted: a translation keeps exactly the English ones."""
-    return sorted(PLACEHOLDER.findall(text))
 
 
 def entry_of(catalogue: polib.POFile, msgctxt: str, msgid: str) -> polib.POEntry | None:
@@ -64,20 +64,20 @@ def entry_of(catalogue: polib.POFile, msgctxt: str, msgid: str) -> polib.POEntry
 
 def wording(code: str, msgctxt: str, msgid: str) -> str | None:
     """The catalogue's translation of one singular message, or None when it has no such one."""
-    entry = entry_of(read(path_of(code)), msgctxt, msgid)
-    return None if entry is None else entry.msgstr
+    return index(code).wording.get((msgctxt or "", msgid))
 
 
 def write_translations(code: str, changes: list[tuple[str, str, str]]) -> list[tuple[str, str]]:
     """Puts each (context, text, translation) into the language's catalogue, then compiles it
     (polib's compiler: no gettext needed on the server). Returns the (context, text) pairs it
-    wrote; a message the catalogue no longer has is left out."""
+    wrote; a message the catalogue no longer has, or a wording the pages could not show as it
+    is (``wording.problem``: what ``msgfmt --check-format`` refuses, and markup), is left out."""
     path = path_of(code)
     catalogue = read(path)
     written = []
     for msgctxt, msgid, msgstr in changes:
         entry = entry_of(catalogue, msgctxt, msgid)
-        if entry is not None:
+        if entry is not None and wording_problem(msgid, msgstr) is None:
             entry.msgstr = msgstr
             if "fuzzy" in entry.flags:
                 entry.flags.remove("fuzzy")
@@ -124,33 +124,118 @@ def reload_if_changed(now: float, every: float = 2.0) -> bool:
 
 # Scripts that write no space between words: a message may stand inside a longer run of letters.
 UNSPACED = ("th", "my")
+# The characters of a page's words looked at: the rules page, the longest, shows about 3,500.
+PAGE_TEXT_LIMIT = 30_000
+# A placeholder stands for at most this many characters of a page's words.
+PLACEHOLDER_REACH = 60
+# Occurrences of a message's anchor tried before the message is taken as not on the page.
+ANCHOR_TRIES = 3
 
 
-def _pattern(text: str, spaced: bool) -> re.Pattern | None:
-    """A translation as it reads on a page: its placeholders stand for any words."""
-    words = " ".join(re.sub(r"<[^>]+>", " ", text).split())
-    if len(words) < 2:
-        return None
-    parts = [re.escape(p) for p in PLACEHOLDER.split(words)]
-    body = r"\s*".join(r".{1,60}?".join(parts).split(r"\ "))
-    return re.compile(rf"(?<!\w){body}(?!\w)" if spaced else body)
+@dataclass(frozen=True)
+class Message:
+    """A translated message as the review page finds it in a page's words: ``anchor`` is its
+    longest run of letters with no space or placeholder, looked for first (a plain substring
+    search); ``pattern`` is tried only beside an anchor found, over at most ``reach``
+    characters either side."""
+
+    msgctxt: str
+    msgid: str
+    msgstr: str
+    anchor: str
+    pattern: re.Pattern | None
+    reach: int
+
+    def row(self) -> dict:
+        return {"msgctxt": self.msgctxt, "msgid": self.msgid, "msgstr": self.msgstr}
 
 
-def messages(code: str, query: str = "", page_text: str | None = None) -> list[dict]:
-    """The language's singular messages for its review page: all of them, those whose English
-    or translation holds ``query``, or (``page_text``: the words a player saw on a page) those
-    that page showed."""
+@dataclass(frozen=True)
+class Index:
+    """A language's catalogue as read once per change of its file: the singular messages in
+    order, and the wording of each by (context, text)."""
+
+    messages: tuple[Message, ...]
+    wording: dict[tuple[str, str], str]
+
+
+@dataclass(frozen=True)
+class PageMatch:
+    """The messages a page's words show, and the patterns run to find them (bounded: at most
+    ``ANCHOR_TRIES`` for each message whose anchor is on the page)."""
+
+    found: list[dict]
+    searches: int
+
+
+_indexes: dict[str, tuple[tuple[int, int], Index]] = {}
+_indexing = threading.Lock()
+
+
+def _message(entry: polib.POEntry, spaced: bool) -> Message:
+    """A message with what finds it on a page: its translation as it reads there, where each
+    placeholder stands for any words and markup is gone."""
+    words = " ".join(re.sub(r"<[^>]+>", " ", entry.msgstr).split())
+    literal = PLACEHOLDER.split(words)
+    runs = [run for part in literal for run in part.split()]
+    anchor = max(runs, key=len, default="")
+    pattern = None
+    if len(words) >= 2 and anchor:
+        gap = rf".{{1,{PLACEHOLDER_REACH}}}?"
+        body = r"\s*".join(gap.join(re.escape(p) for p in literal).split(r"\ "))
+        pattern = re.compile(rf"(?<!\w){body}(?!\w)" if spaced else body)
+    reach = len(words) + PLACEHOLDER_REACH * (len(literal) - 1) + 1
+    return Message(entry.msgctxt or "", entry.msgid, entry.msgstr, anchor, pattern, reach)
+
+
+def index(code: str) -> Index:
+    """The language's catalogue, read again only when its file changed (an accepted
+    suggestion, written by any process)."""
+    path = path_of(code)
+    info = path.stat()
+    stamp = (info.st_mtime_ns, info.st_size)
+    cached = _indexes.get(str(path))
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    with _indexing:
+        spaced = code not in UNSPACED
+        singular = [e for e in read(path) if not e.obsolete and not e.msgid_plural]
+        built = Index(
+            messages=tuple(_message(e, spaced) for e in singular if e.msgstr),
+            wording={(e.msgctxt or "", e.msgid): e.msgstr for e in singular},
+        )
+        _indexes[str(path)] = (stamp, built)
+    return built
+
+
+def page_messages(code: str, page_text: str) -> PageMatch:
+    """The language's messages that the words a player saw on a page show (the first
+    ``PAGE_TEXT_LIMIT`` characters of them): a message counts when its pattern matches beside
+    one of the first occurrences of its anchor."""
+    seen = " ".join(page_text[:PAGE_TEXT_LIMIT].split())
+    found, searches = [], 0
+    for message in index(code).messages:
+        if message.pattern is None:
+            continue
+        at = seen.find(message.anchor)
+        for _try in range(ANCHOR_TRIES):
+            if at < 0:
+                break
+            searches += 1
+            start = max(0, at - message.reach)
+            if message.pattern.search(seen, start, at + len(message.anchor) + message.reach):
+                found.append(message.row())
+                break
+            at = seen.find(message.anchor, at + 1)
+    return PageMatch(found, searches)
+
+
+def messages(code: str, query: str = "") -> list[dict]:
+    """The language's translated singular messages for its review page: all of them, or those
+    whose English or translation holds ``query``."""
     query = query.strip().lower()
-    seen = " ".join(page_text.split()) if page_text is not None else None
-    found = []
-    for entry in read(path_of(code)):
-        if entry.obsolete or entry.msgid_plural or not entry.msgstr:
-            continue
-        if query and query not in entry.msgid.lower() and query not in entry.msgstr.lower():
-            continue
-        if seen is not None:
-            pattern = _pattern(entry.msgstr, code not in UNSPACED)
-            if pattern is None or not pattern.search(seen):
-                continue
-        found.append({"msgctxt": entry.msgctxt or "", "msgid": entry.msgid, "msgstr": entry.msgstr})
-    return found
+    return [
+        m.row()
+        for m in index(code).messages
+        if not query or query in m.msgid.lower() or query in m.msgstr.lower()
+    ]

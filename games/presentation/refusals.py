@@ -88,6 +88,16 @@ def _service_words() -> dict[str, str]:
         "suggestion_placeholders": _(
             "Keep the message's placeholders exactly as they are: %(placeholders)s"
         ),
+        "suggestion_percent": _(
+            "The wording has a percent sign that is not one of the message's placeholders."
+        ),
+        "suggestion_markup": _(
+            "Leave out <, >, & and straight quotation marks unless the English has them: "
+            "the site's pages would read them as code."
+        ),
+        "suggestion_characters": _(
+            "The wording has a character that cannot be shown, such as a control character."
+        ),
         "suggestion_same": _("That is the wording the site has now."),
         "already_suggested": _(
             "You have a suggestion for this message waiting for a moderator already."
@@ -164,6 +174,7 @@ def _service_words() -> dict[str, str]:
         "not_challengeable": _("%(player)s cannot be challenged"),
         "challenge_blocked": _("%(player)s does not take challenges from you"),
         "match_blocked": _("%(player)s does not play matches with you"),
+        "rematch_you_blocked": _("You blocked %(player)s: unblock them to play them again"),
         "follow_self": _("You cannot follow yourself"),
         "block_self": _("You cannot block yourself"),
         "not_followable": _("%(player)s cannot be followed"),

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..errors import Conflict, GameError, NotFound, TooOften
-from ..i18n import catalogues
+from ..i18n import catalogues, wording
 from ..models import ModerationAction, TranslationSuggestion
 from .moderation import audit_record
 
@@ -41,9 +41,7 @@ def translation_suggest(
         raise GameError("suggestion_empty")
     if len(text) > LONGEST:
         raise GameError("suggestion_too_long", count=LONGEST)
-    if catalogues.placeholders(text) != catalogues.placeholders(msgid):
-        expected = " ".join(catalogues.placeholders(msgid)) or "—"
-        raise GameError("suggestion_placeholders", placeholders=expected)
+    _check(msgid, text)
     if text == current:
         raise Conflict("suggestion_same")
     with transaction.atomic():
@@ -62,6 +60,14 @@ def translation_suggest(
         )  # fmt: skip
 
 
+def _check(msgid: str, text: str) -> None:
+    """Refuses a wording the pages could not show as it is (``i18n.wording.problem``)."""
+    found = wording.problem(msgid, text)
+    if found is not None:
+        code, params = found
+        raise GameError(code, **params)
+
+
 def translation_review(
     *, moderator, suggestion_id: int, accepted: bool, reason: str = ""
 ) -> TranslationSuggestion:
@@ -74,6 +80,8 @@ def translation_review(
             raise NotFound("no_such_suggestion")
         if suggestion.status != TranslationSuggestion.Status.OPEN:
             raise Conflict("suggestion_handled")
+        if accepted:  # checked again: made before today's check, or the message changed since
+            _check(suggestion.msgid, suggestion.text)
         Status = TranslationSuggestion.Status
         suggestion.status = Status.ACCEPTED if accepted else Status.REJECTED
         suggestion.reviewed_by = moderator

@@ -327,3 +327,20 @@ class ApiOriginsForm(forms.Form):
         if errors:
             raise forms.ValidationError(errors)
         return origins
+
+
+class SuggestionForm(forms.Form):
+    """A player's wording for one message (the review page's form): each field read as text,
+    a null character refused in words (Django's own validator, in our catalogues), the
+    lengths cut where the service would refuse them."""
+
+    language = forms.CharField(max_length=10)
+    msgid = forms.CharField(max_length=5000, strip=False)
+    msgctxt = forms.CharField(max_length=200, required=False, strip=False)
+    text = forms.CharField(required=False, strip=False)
+    note = forms.CharField(required=False)
+    credit = forms.BooleanField(required=False)
+
+    def error_words(self) -> str:
+        """The first error, as a sentence for the page."""
+        return next(iter(self.errors.values()))[0]

@@ -16,7 +16,7 @@
   document.querySelectorAll("[data-improve-form]").forEach(function (form) {
     form.addEventListener("submit", function () {
       var main = document.querySelector("main") || document.body;
-      form.querySelector("[data-page-text]").value = main.innerText.slice(0, 200000);
+      form.querySelector("[data-page-text]").value = main.innerText.slice(0, 30000);
     });
   });
 })();

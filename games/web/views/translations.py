@@ -20,10 +20,11 @@ from ...db import selectors
 from ...errors import GameError
 from ...i18n import catalogues
 from ...presentation import refusals
-from .common import safe_target
+from ...services import throttle
+from ..forms import SuggestionForm
+from .common import client_key, safe_target, wait_page
 
 PAGE_SIZE = 20
-PAGE_TEXT_LIMIT = 200_000  # characters of a page's words sent to find its messages
 
 
 def _languages() -> list[tuple[str, str]]:
@@ -46,9 +47,18 @@ def review(request: HttpRequest) -> HttpResponse:
     messages of the page the player came from, found in the words that page showed."""
     language = _language(request)
     query = request.GET.get("q", "")[:200]
-    page_text = request.POST.get("text", "")[:PAGE_TEXT_LIMIT] if request.method == "POST" else None
+    page_text = request.POST.get("text", "") if request.method == "POST" else ""
     came_from = safe_target(request, request.POST.get("page", ""), "") if page_text else ""
-    found = catalogues.messages(language, query=query, page_text=page_text or None)
+    if page_text:
+        try:  # each costs a search of the page's words: a player asks once per page read
+            limit = settings.TRANSLATE_PAGES_PER_MINUTE
+            throttle.hit("translate-page", str(request.user.pk), limit, 60)
+            throttle.hit("translate-page-ip", client_key(request), 3 * limit, 60)
+        except throttle.Throttled as error:
+            return wait_page(request, refusals.words(error), error.retry_after)
+        found = catalogues.page_messages(language, page_text).found
+    else:
+        found = catalogues.messages(language, query=query)
     pages = Paginator(found, PAGE_SIZE)
     page = pages.get_page(request.GET.get("page"))
     mine = selectors.translation_suggestions_open(user=request.user, language=language)
@@ -69,18 +79,17 @@ def review(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def suggest(request: HttpRequest) -> HttpResponse:
-    post = request.POST
-    language = post.get("language", "")
+    form = SuggestionForm(request.POST)
+    if not form.is_valid():
+        context = {"title": "", "message": form.error_words()}
+        return render(request, "error.html", context, status=400)
+    data = form.cleaned_data
     try:
-        services.translation_suggest(
-            author=request.user, language=language, msgid=post.get("msgid", ""),
-            msgctxt=post.get("msgctxt", ""), text=post.get("text", ""),
-            note=post.get("note", ""), credit=post.get("credit") == "on",
-        )  # fmt: skip
+        services.translation_suggest(author=request.user, **data)
     except GameError as error:
         context = {"title": "", "message": refusals.words(error)}
         return render(request, "error.html", context, status=refusals.status(error))
-    query = urlencode({"language": language, "q": post.get("msgid", "")[:200], "sent": "1"})
+    query = urlencode({"language": data["language"], "q": data["msgid"][:200], "sent": "1"})
     return redirect(f"{reverse('translate')}?{query}")
 
 
