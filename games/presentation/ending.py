@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 from ..db.public import PublicMatch
 from ..engine.view import View
 from ..models import EndReason, MatchStatus, RematchState
+from .sentences import player_name
 
 
 def end_context(match: PublicMatch, seat: int | None, view: View) -> dict:
@@ -32,7 +33,7 @@ def end_context(match: PublicMatch, seat: int | None, view: View) -> dict:
         "rematch_declined": state == RematchState.DECLINED and offer_mine,
         "rematch_lapsed": state == RematchState.LAPSED and seat is not None,
         # The rematch's first dealer: whoever did not deal this match's first hand.
-        "rematch_dealer": match.names[match.first_dealer ^ 1],
+        "rematch_dealer": player_name(match.names[match.first_dealer ^ 1]),
     }  # fmt: skip
     context["can_rematch"] = (
         seat is not None
@@ -59,7 +60,7 @@ def result_line(match: PublicMatch, seat: int | None, names) -> str:
         return _("This match was called off.")
     if match.status == MatchStatus.VOIDED:
         return _("A moderator voided this match: it does not count.")
-    winner = match.winner_name
+    winner = player_name(match.winner_name)
     reason = match.end_reason
     won = seat is not None and match.player_ids[seat] == match.winner_id
     if reason == "adjudicated":

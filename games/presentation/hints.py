@@ -1,13 +1,29 @@
-"""A hint in the player's words: what to do (as its button says it) and one line of why, from
-the reason code the hint came with (``services.hints``)."""
+"""A hint in the player's words: what to do and one line of why, from the reason code the hint
+came with (``services.hints``); and an action or an option named inside a sentence."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from ..bots.hint import Hint
 from .cards import SUIT_NAMES, Card
-from .controls import control
+
+# An action named inside a sentence ("Hint: %(action)s.", "Better: %(option)s.", "After
+# %(option)s: ..."), apart from its button: where a button's words end as a verb does (Burmese
+# ‑မည်, "will"; Amharic's polite imperative), a sentence needs the noun ("passing"). English
+# says both alike. (xgettext reads a context only as a literal: hence the repeated words.)
+NAMED = {
+    "pass": pgettext_lazy("an action, named in a sentence", "Pass"),
+    "order_up": pgettext_lazy("an action, named in a sentence", "Order it up"),
+    "accept": pgettext_lazy("an action, named in a sentence", "Accept it"),
+    "take_up": pgettext_lazy("an action, named in a sentence", "Take it up"),
+    "leave": pgettext_lazy("an action, named in a sentence", "Leave it"),
+    "name": pgettext_lazy("an action, named in a sentence", "Name %(suit)s"),
+    "joker": pgettext_lazy("an action, named in a sentence", "Joker is %(suit)s"),
+    "discard": pgettext_lazy("an action, named in a sentence", "Discard %(card)s"),
+    "play": pgettext_lazy("an action, named in a sentence", "Play %(card)s"),
+}
 
 
 def hint_words(found: Hint) -> tuple[str, str]:
@@ -37,18 +53,19 @@ def hint_words(found: Hint) -> tuple[str, str]:
 
 
 def action_words(text: str) -> str:
-    """An action as its button says it: "Order it up", "Play ten of hearts"."""
+    """An action named in a sentence, as a hint gives it: "Order it up", "Play ten of hearts"."""
     kind, _sep, arg = text.partition(":")
-    if kind == "play":
-        return _("Play %(card)s") % {"card": Card(arg).name}
-    return option_words(text)
+    if kind in ("name", "joker"):
+        return NAMED[kind] % {"suit": SUIT_NAMES[arg]}
+    if kind in ("discard", "play"):
+        return NAMED[kind] % {"card": Card(arg).name}
+    return str(NAMED[kind])
 
 
 def option_words(text: str) -> str:
-    """One option as the buttons say it: "Order it up", "Name hearts", "ten of hearts"."""
+    """One option named in a sentence or a list of options: "Order it up", "Name hearts",
+    "ten of hearts" (a card played is named by the card alone)."""
     kind, _sep, arg = text.partition(":")
     if kind == "play":
         return Card(arg).name
-    if kind == "discard":
-        return _("Discard %(card)s") % {"card": Card(arg).name}
-    return control(text).label
+    return action_words(text)

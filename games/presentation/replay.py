@@ -9,7 +9,7 @@ from ..engine.cards import CODES, NO_TRUMP, SUIT_CODES, sort_key
 from ..engine.verify import commitment
 from ..models import Match, Report
 from .cards import SUIT_NAMES, SUIT_SYMBOLS, Card
-from .sentences import hand_summary, move_words
+from .sentences import hand_summary, move_words, player_name
 
 
 def replay_context(match: Match, moves: list[tuple[int, str]], step: int) -> dict:
@@ -17,7 +17,7 @@ def replay_context(match: Match, moves: list[tuple[int, str]], step: int) -> dic
     finished match whose moves are ``moves`` ((seat, action), in order)."""
     step = max(0, min(step, len(moves)))
     state = replay(int(match.seed), match.rules, (Action.parse(s, a) for s, a in moves[:step]))
-    names = [p.username for p in match.players]
+    names = [player_name(p.username) for p in match.players]
     trump = NO_TRUMP if state.trump is None else state.trump
     hands = [
         [Card(CODES[c]) for c in sorted(state.hand_cards(seat), key=lambda c: sort_key(c, trump))]

@@ -1,5 +1,6 @@
 """``{% piece "bot_badge" user|is_bot %}`` (the ``pieces`` library): the BOT badge beside a bot
-account's name, wherever names show; ``{{ match|time_left }}``: the time the player to act
+account's name, wherever names show; ``{{ username|player_name }}``: a player as a sentence
+names them (the computer in words); ``{{ match|time_left }}``: the time the player to act
 has left, in words."""
 
 from django import template
@@ -7,6 +8,7 @@ from django.utils import timezone
 
 from ..models import is_bot as _is_bot
 from ..presentation.ending import HOUR, days_and_hours, minutes
+from ..presentation.sentences import player_name as _player_name
 
 register = template.Library()
 
@@ -14,6 +16,11 @@ register = template.Library()
 @register.filter
 def is_bot(user) -> bool:
     return _is_bot(user)
+
+
+@register.filter
+def player_name(username: str) -> str:
+    return _player_name(username)
 
 
 @register.filter

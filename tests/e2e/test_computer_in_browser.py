@@ -21,7 +21,7 @@ def test_a_whole_hand_against_the_hard_computer_without_a_reload(live_server_url
     page.check("input[name=computer-strength][value=hard]")
     page.click("[data-action=play-computer]")
     page.wait_for_selector("#board .scorebox")
-    assert "computer-hard" in page.locator("#board").inner_text()
+    assert "Computer (hard)" in page.locator("#board").inner_text()
     page.evaluate("window.sameDocument = true")  # a reload would wipe it out
 
     match = Match.objects.get()

@@ -29,7 +29,7 @@ def test_choosing_a_strength_starts_the_match_at_once(client, alice):
     match = Match.objects.get()
     assert response.redirect_chain == [(reverse("match_detail", args=[match.pk]), 302)]
     page = response.content.decode()
-    assert "computer-hard" in page and "Waiting for an opponent" not in page
+    assert "Computer (hard)" in page and "Waiting for an opponent" not in page
     assert (match.deck, match.target, match.rated) == (25, 7, False)
 
 

@@ -248,7 +248,7 @@ def test_dates_follow_the_locale(alice):
 # Words of Amharic that end like a masculine "you" (-ህ, -ክ) but are not one: "this", "here",
 # "jack", "little", "field", "to send", "bright".
 NOT_ADDRESSED = {"ይህ", "በዚህ", "ለዚህ", "እንዲህ", "ከእንግዲህ", "እነዚህ", "ከእነዚህ", "እዚህ", "ጃክ", "ትንሽ"}
-NOT_ADDRESSED |= {"መስክ", "ለመላክ", "ብሩህ", "የዚህ"}
+NOT_ADDRESSED |= {"መስክ", "ለመላክ", "መላክ", "ልክ", "ብሩህ", "የዚህ"}  # sending; exactly
 
 
 def test_amharic_addresses_every_player_alike():
