@@ -52,6 +52,48 @@
     var step = button.hasAttribute("data-line-next") ? 1 : -1;
     show(line, Number(line.getAttribute("data-at") || 0) + step);
   });
+  // A key moment's link lands on its position: the decision's line focused (a screen reader
+  // reads the move and its grade), the window scrolled so the board and the options weighed
+  // there are in view. The page above had been scrolled down to the link; the swapped board
+  // is shorter, so the browser alone would leave the window at the page's foot.
+  var landing = false;
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-key-moment]")) landing = true;
+  });
+
+  function land() {
+    var board = document.getElementById("replay");
+    if (!board) return;
+    var move = document.getElementById("analysis-move");
+    var options = board.querySelector("[data-analysis-options]") || move || board;
+    var header = document.querySelector(".site-header");
+    var covered = header && /sticky|fixed/.test(getComputedStyle(header).position) ? header.offsetHeight : 0;
+    var room = window.innerHeight - covered;
+    var at = function (element, edge) { return element.getBoundingClientRect()[edge] + window.scrollY; };
+    var y = at(board, "top") - 8;
+    var needed = at(options, "bottom") + 8 - room;  // the least scroll that shows the options
+    if (needed > y) {
+      // The board and its options do not fit together (a phone): scrolled down to the first
+      // of the board's rows (the step buttons, the last move, the facts, the hands) that
+      // leaves the options in view, none cut in half; never past the hands' top.
+      var rows = board.querySelectorAll(".replay-position > *");
+      var hands = board.querySelector(".my-hand");
+      var last = hands ? at(hands, "top") - 4 : needed;
+      y = Math.min(needed, last);
+      for (var i = 0; i < rows.length; i++) {
+        var top = at(rows[i], "top") - 4;
+        if (top >= needed && top <= last) { y = top; break; }
+      }
+    }
+    window.scrollTo({ top: y - covered, behavior: "instant" });
+    if (move) move.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!landing) return;
+    landing = false;
+    land();
+  });
   document.addEventListener("htmx:load", function (event) { start(event.detail.elt); });
   document.addEventListener("DOMContentLoaded", function () { start(document); });
 })();

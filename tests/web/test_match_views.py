@@ -400,7 +400,7 @@ def test_the_replay_shows_every_card_face_up_step_by_step(clients, active):
     scores = match.snapshot["scores"]
     names = (match.player0.username, match.player1.username)
     assert f"Score: {names[0]} {scores[0]}, {names[1]} {scores[1]}" in last
-    summary = re.findall(r"<tr><td>\d+</td>", last)
+    summary = re.findall(r"<tr><td data-label=\"Hand\">\d+</td>", last)
     assert len(summary) == len(match.snapshot["results"])
     partial = clients["carol"].get(f"/matches/{match.pk}/replay?step=3", **HTMX).content.decode()
     assert partial.lstrip().startswith('<div id="replay"') and 'data-step="3"' in partial

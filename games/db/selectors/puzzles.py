@@ -45,12 +45,13 @@ def puzzle_next(
 
 def puzzle_daily(*, today: datetime.date | None = None) -> Puzzle | None:
     """The day's puzzle: the same for everyone all day, one of those that existed when the
-    day began (the site's time zone), chosen by the date."""
+    day began (the site's time zone), chosen by the date. On a site whose first puzzles were
+    found today, the first of them: puzzles found later in the day change nothing."""
     today = today or timezone.localdate()
     start = timezone.make_aware(datetime.datetime.combine(today, datetime.time()))
     ids = list(_playable().filter(created_at__lt=start).order_by("pk").values_list("pk", flat=True))
     if not ids:
-        return None
+        return _playable().order_by("created_at", "pk").first()
     digest = hashlib.blake2b(f"daily-puzzle:{today.isoformat()}".encode(), digest_size=8)
     return Puzzle.objects.get(pk=ids[int.from_bytes(digest.digest(), "big") % len(ids)])
 
@@ -61,10 +62,11 @@ def puzzle_attempt(*, user, puzzle: Puzzle) -> PuzzleAttempt | None:
     return PuzzleAttempt.objects.filter(user=user, puzzle=puzzle).first()
 
 
-def puzzle_rating_history(*, user) -> list[int]:
-    """The player's puzzle rating after each answer, oldest first (the profile's chart)."""
+def puzzle_rating_history(*, user) -> list[tuple[int, datetime.datetime]]:
+    """The player's puzzle rating after each answer, and when, oldest first (the profile's
+    chart)."""
     rows = PuzzleAttempt.objects.filter(user=user).order_by("created_at", "pk")
-    return list(rows.values_list("after", flat=True))
+    return list(rows.values_list("after", "created_at"))
 
 
 def puzzle_source(*, puzzle: Puzzle) -> Match:
