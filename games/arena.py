@@ -7,9 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from itertools import combinations
 
 WIN = 2
 STREAK = 2  # after this many wins in a row, a win counts double until a loss
+# An arena announced starts by default at the next quarter hour at least this far ahead.
+QUARTER = timedelta(minutes=15)
+NOTICE = timedelta(minutes=5)
 
 
 @dataclass(frozen=True)
@@ -58,11 +63,11 @@ def pairings(
 ) -> list[tuple[int, int]]:
     """Pairs of the free players: similar scores together (the order is score, then rating),
     never a player twice or with themselves, never two of whom one has blocked the other
-    (``blocked``: (blocker, blocked) ids), and two who just played each other only when no
-    other pairing of the same players avoids it and both have ``waited`` (two alone free
-    play again once nobody else came free meanwhile: a rematch beats waiting on). With an
-    odd number, the lowest placed waits for the next round; so does one blocked from all
-    the others left, unless a swap with a pair made seats them."""
+    (``blocked``: (blocker, blocked) ids), and two who just played each other only when
+    neither can meet anyone else left free, not even by a swap with a pair made, and both
+    have ``waited`` (two alone free play again once nobody else came free meanwhile: a
+    rematch beats waiting on). With an odd number, the lowest placed waits for the next
+    round; so does one blocked from all the others."""
     barred = {frozenset(pair) for pair in blocked}
 
     def fits(a: Entrant, b: Entrant) -> bool:
@@ -71,46 +76,56 @@ def pairings(
     def good(a: Entrant, b: Entrant) -> bool:
         return fits(a, b) and not _again(a, b)
 
-    left = sorted({e.id: e for e in free}.values(), key=lambda e: (-e.score, -e.rating, e.id))
+    order = sorted({e.id: e for e in free}.values(), key=lambda e: (-e.score, -e.rating, e.id))
+    place = {e.id: k for k, e in enumerate(order)}
     pairs: list[tuple[Entrant, Entrant]] = []
-    waiting: list[Entrant] = []
+    alone: list[Entrant] = []
+    left = list(order)
     while left:
         first = left.pop(0)
-        allowed = [e for e in left if fits(first, e)]
-        if not allowed:
-            waiting.append(first)
+        # The best placed one it may meet, not its last opponent: a player with none such
+        # waits rather than take a rematch (its last opponent may meet someone else: with
+        # A-B just played and C last against A, B-C rather than A-B again).
+        other = next((e for e in left if good(first, e)), None)
+        if other is None:
+            alone.append(first)
             continue
-        # Its last opponent only if nobody else is left (then a swap below may still avoid it).
-        other = next((e for e in allowed if not _again(first, e)), allowed[0])
         left.remove(other)
         pairs.append((first, other))
-    # Those left waiting, two by two (each pair blocked): a swap below may still seat them.
-    pairs += zip(waiting[::2], waiting[1::2], strict=False)
-    # A pair that does not fit (a rematch, or two left waiting) may swap with another pair:
-    # each player has one last opponent, so one of the two swaps always works when the others
-    # fit and nobody is blocked.
-    for k in range(len(pairs) - 1, -1, -1):
-        if good(*pairs[k]):
-            continue
-        x, y = pairs[k]
-        for i in range(len(pairs) - 1, -1, -1):
-            if i == k:
-                continue
-            a, b = pairs[i]
-            for one, two in (((a, x), (b, y)), ((a, y), (b, x))):
+
+    def split(x: Entrant, y: Entrant) -> tuple[int, tuple, tuple] | None:
+        """A pair made that x and y may split: a-b becomes x-a and b-y (or x-b and a-y)."""
+        for k, (a, b) in enumerate(pairs):
+            for one, two in (((x, a), (b, y)), ((x, b), (a, y))):
                 if good(*one) and good(*two):
-                    pairs[i], pairs[k] = one, two
-                    break
-            else:
-                continue
-            break
-    # No blocked pair; a rematch no swap avoided, of two who have not waited: they wait for
-    # the next round.
-    return [
-        (a.id, b.id)
-        for a, b in pairs
-        if fits(a, b) and (not _again(a, b) or (a.waited and b.waited))
-    ]
+                    return k, one, two
+        return None
+
+    # No two left alone may meet without a rematch: a split is the way to seat them.
+    while found := next(((x, y, s) for x, y in combinations(alone, 2) if (s := split(x, y))), None):
+        x, y, (k, one, two) = found
+        pairs[k] = one
+        pairs.append(two)
+        alone.remove(x)
+        alone.remove(y)
+    # Still alone: two who just played each other and both waited play again (nobody else
+    # is free for either of them).
+    while alone:
+        first = alone.pop(0)
+        other = next((e for e in alone if fits(first, e) and first.waited and e.waited), None)
+        if other is not None:
+            alone.remove(other)
+            pairs.append((first, other))
+    seats = [tuple(sorted(pair, key=lambda e: place[e.id])) for pair in pairs]
+    return sorted(((a.id, b.id) for a, b in seats), key=lambda p: place[p[0]])
+
+
+def default_start(now: datetime) -> datetime:
+    """The start the form to announce an arena suggests: the next quarter hour at least five
+    minutes after ``now`` (to the minute, in ``now``'s time zone)."""
+    earliest = now + NOTICE
+    midnight = earliest.replace(hour=0, minute=0, second=0, microsecond=0)
+    return midnight + -(-(earliest - midnight) // QUARTER) * QUARTER
 
 
 def performance(opponents_rating: int, games: int, wins: int) -> int:

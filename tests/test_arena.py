@@ -4,12 +4,13 @@ players avoids it, keep similar scores together; points and streaks as lichess c
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from itertools import permutations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.arena import Entrant, on_fire, pairings, performance, points, tally
+from games.arena import Entrant, default_start, on_fire, pairings, performance, points, tally
 
 
 @st.composite
@@ -163,3 +164,81 @@ def test_a_block_either_way_keeps_two_apart_and_a_swap_still_seats_them():
         assert len(pairs) == 2 and all({3, 4} != set(pair) for pair in pairs)
     # Two alone free, one of whom blocked the other: nobody is paired.
     assert pairings(free[:2], blocked=[(2, 1)]) == []
+
+
+@st.composite
+def an_arena_round(draw):
+    """Free players as an arena's history leaves them: matches played one after another
+    (with players not free now, ids above 100, too), each player's last opponent the one of
+    their latest match, so that A may have played C, then B (C's last opponent is A, A's is
+    B); some just free (not ``waited``); and some blocks."""
+    count = draw(st.integers(min_value=0, max_value=9))
+    ids = list(range(1, count + 1))
+    everyone = ids + [101, 102]
+    last: dict[int, int | None] = dict.fromkeys(everyone)
+    for a, b in draw(st.lists(st.permutations(everyone).map(lambda p: p[:2]), max_size=12)):
+        last[a], last[b] = b, a
+    free = [
+        Entrant(pk, draw(st.integers(0, 8)), draw(st.integers(1000, 2000)), last[pk],
+                waited=draw(st.booleans()))
+        for pk in ids
+    ]  # fmt: skip
+    between = [(a, b) for a in ids for b in ids if a != b]
+    blocks = draw(st.lists(st.sampled_from(between), max_size=4)) if between else []
+    return free, blocks
+
+
+@settings(max_examples=600, deadline=None)
+@given(an_arena_round())
+def test_no_rematch_while_a_third_free_player_could_meet_either(case):
+    """A pair meets again only when nobody else free could meet either of them: neither a
+    player left waiting, nor one of another pair (swapping partners, both pairs new)."""
+    free, blocks = case
+    by_id = {e.id: e for e in free}
+    barred = {frozenset(block) for block in blocks}
+
+    def good(a: Entrant, b: Entrant) -> bool:
+        return frozenset((a.id, b.id)) not in barred and not again(a, b)
+
+    pairs = [(by_id[a], by_id[b]) for a, b in pairings(free, blocked=blocks)]
+    seated = {e.id for pair in pairs for e in pair}
+    assert len(seated) == 2 * len(pairs)
+    assert not any(frozenset((a.id, b.id)) in barred for a, b in pairs)
+    waiting = [e for e in free if e.id not in seated]
+    for a, b in pairs:
+        if good(a, b):
+            continue
+        assert a.waited and b.waited, (free, blocks, pairs)
+        assert not any(good(c, a) or good(c, b) for c in waiting), (free, blocks, pairs)
+        for c, d in pairs:
+            if {c.id, d.id} != {a.id, b.id}:
+                swaps = (((a, c), (b, d)), ((a, d), (b, c)))
+                assert not any(good(*one) and good(*two) for one, two in swaps), (free, pairs)
+    # Nobody waits who could meet someone else waiting.
+    assert not any(good(x, y) for x in waiting for y in waiting if x is not y)
+
+
+def test_the_two_who_just_met_do_not_meet_again_while_a_third_waits():
+    # A (the leader) played C, then B: B-C, A waits; not A-B again with C waiting (once, the
+    # same two met four times in a row so).
+    a, b, c = Entrant(1, 6, 1500, 2), Entrant(2, 4, 1500, 1), Entrant(3, 2, 1500, 1)
+    assert pairings([a, b, c]) == [(2, 3)]
+    # Unless C blocked B: then A and B play again (neither may meet C).
+    assert pairings([a, b, c], blocked=[(3, 2)]) == [(1, 2)]
+
+
+@given(st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1)))
+def test_the_suggested_start_is_the_next_quarter_hour_five_minutes_away(now):
+    now = now.replace(tzinfo=UTC)
+    start = default_start(now)
+    assert start.minute % 15 == 0 and start.second == start.microsecond == 0
+    assert timedelta(minutes=5) <= start - now < timedelta(minutes=20)
+
+
+def test_the_suggested_start_by_example():
+    at = datetime(2025, 3, 1, 10, 10, tzinfo=UTC)
+    assert default_start(at) == datetime(2025, 3, 1, 10, 15, tzinfo=UTC)
+    assert default_start(at + timedelta(seconds=1)) == datetime(2025, 3, 1, 10, 30, tzinfo=UTC)
+    assert default_start(datetime(2025, 3, 1, 23, 56, tzinfo=UTC)) == datetime(
+        2025, 3, 2, 0, 15, tzinfo=UTC
+    )

@@ -141,8 +141,12 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
                 await self.channel_layer.group_add(arena_group(self.arena_id), self.channel_name)
         await self.accept()
         # A page still loading when the player's challenge was accepted missed the push that
-        # takes it to the match: it goes there now.
-        await self.send(text_data=await in_database(self._render)(catch_up=True))
+        # takes it to the match: it goes there now. An arena's page may have missed changes
+        # while its socket was closed (it asked for them only every 30 s): they come now.
+        html = await in_database(self._render)(catch_up=True)
+        if self.arena_id is not None:
+            html += await in_database(self._render_arena)()
+        await self.send(text_data=html)
 
     async def disconnect(self, code: int) -> None:
         if self.user.is_authenticated:
@@ -171,6 +175,14 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
             return render_to_string(
                 "arena.html#live", selectors.arena_live(arena=arena, user=self.user)
             )
+
+    async def tell_suspended(self) -> None:
+        await self.send(text_data=await in_database(self._render_suspended)())
+
+    def _render_suspended(self) -> str:
+        with translation.override(self.language):
+            reason = selectors.suspension_reason(user=self.user) or "—"
+            return render_to_string("partials/suspended.html", {"reason": reason})
 
     async def user_changed(self, event: dict) -> None:
         html = await in_database(self._render)()

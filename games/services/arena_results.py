@@ -9,7 +9,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from ..arena import points, tally
-from ..models import ArenaPlayer, Ladder, Match, MatchStatus, PlayerRating, RatingChange
+from ..models import Arena, ArenaPlayer, Ladder, Match, MatchStatus, PlayerRating, RatingChange
 from ..rating import INITIAL
 from . import events
 
@@ -26,9 +26,16 @@ def _ratings_before(match: Match) -> dict[int, int]:
 
 
 def arena_result(match: Match) -> None:
-    """``match`` (of an arena) just ended: finished with a winner, or called off (no points,
-    but both are free again, and will not meet again next)."""
-    if not match.arena_id or match.player1_id is None:
+    """``match`` just ended: finished with a winner, or called off. Of an arena: its points
+    (none when called off), and both are free again, and will not meet again next. Any other
+    live match: the pages of the arenas running that it kept its players from pairing say
+    they are free now."""
+    if match.player1_id is None:
+        return
+    if not match.arena_id:
+        if match.days_per_move is None:
+            for arena_id in _arenas_held((match.player0_id, match.player1_id)):
+                events.arena_changed_on_commit(arena_id)
         return
     now = timezone.now()
     entries = {
@@ -56,6 +63,15 @@ def arena_result(match: Match) -> None:
             fields += ["score", "streak", "wins" if won else "losses", "opponents_rating"]
         entry.save(update_fields=fields)
     events.arena_changed_on_commit(match.arena_id)
+
+
+def _arenas_held(players: tuple[int, int]) -> set[int]:
+    """The running arenas these players joined and wait in (not paused, not removed)."""
+    return set(
+        ArenaPlayer.objects.filter(
+            user_id__in=players, paused=False, removed=False, arena__status=Arena.Status.RUNNING
+        ).values_list("arena_id", flat=True)
+    )
 
 
 def arena_result_void(match: Match) -> None:

@@ -21,6 +21,7 @@ from psycopg.errors import DeadlockDetected, SerializationFailure
 
 from .. import tasks
 from ..arena import Entrant, pairings
+from ..db.selectors.arenas import live_in_play
 from ..db.selectors.connections import PRESENCE_TIMEOUT
 from ..errors import Conflict, GameError, NotAllowed, NotFound
 from ..models import (
@@ -30,8 +31,6 @@ from ..models import (
     ArenaPlayer,
     Block,
     Connection,
-    Match,
-    MatchStatus,
     PlayerRating,
     is_bot,
     is_guest,
@@ -223,11 +222,11 @@ def arena_start(*, arena_id: int) -> bool:
 def _free(arena: Arena) -> list[ArenaPlayer]:
     """The players free to be paired now: joined, not paused or removed, connected (a page,
     socket or stream of theirs open: someone who left the site is not paired), and in no
-    live match (of this arena or another)."""
+    live match (of this arena or another: the arena's page names it, selectors.arena_live)."""
     since = timezone.now() - PRESENCE_TIMEOUT
     connected = Connection.objects.filter(seen_at__gte=since).values("user_id")
     busy = (
-        Match.objects.filter(status=MatchStatus.ACTIVE, days_per_move__isnull=True)
+        live_in_play()
         .filter(Q(player0_id__in=connected) | Q(player1_id__in=connected))
         .values_list("player0_id", "player1_id")
     )
@@ -313,11 +312,7 @@ def _pair_start(arena: Arena, pair: tuple[int, int]) -> bool:
         if len(entries) != 2:
             return False
         players_locked(*(entry.user for entry in entries))
-        busy = Match.objects.filter(
-            Q(player0_id__in=pair) | Q(player1_id__in=pair),
-            status=MatchStatus.ACTIVE,
-            days_per_move__isnull=True,
-        )
+        busy = live_in_play().filter(Q(player0_id__in=pair) | Q(player1_id__in=pair))
         if busy.exists():
             return False
         one, two = sorted(entries, key=lambda e: pair.index(e.user_id))

@@ -110,8 +110,7 @@ def match_abort_now(match: Match) -> None:
     match.status = MatchStatus.ABORTED
     match.end_reason = EndReason.ABORTED
     match.finished_at = timezone.now()
-    if match.arena_id:
-        arena_result(match)
+    arena_result(match)  # its arena's standings, or the arenas it kept a player from
 
 
 def match_forfeit(match: Match, *, winner, reason: EndReason) -> None:
@@ -132,6 +131,5 @@ def match_finish(match: Match, *, winner, reason: EndReason) -> None:
     match.finished_at = timezone.now()
     if match.rated:
         ratings_apply(match)
-    if match.arena_id:
-        arena_result(match)
+    arena_result(match)  # its arena's standings, or the arenas it kept a player from
     tasks.schedule_analysis(match.pk)

@@ -19,6 +19,16 @@
   function show(html) {
     var template = document.createElement("template");
     template.innerHTML = html;
+    // A moderator has just suspended the player: atop the page, with their reason (the
+    // socket closes next, 4423, and the match page's board stops: live.js).
+    var suspended = template.content.getElementById("suspended");
+    if (suspended) {
+      var old = document.getElementById("suspended");
+      if (old) old.remove();
+      var main = document.querySelector("main") || document.body;
+      main.insertBefore(suspended, main.firstChild);
+      return;
+    }
     var goto = template.content.querySelector("[data-goto]");
     if (goto && goto.dataset.goto !== window.location.pathname) {
       window.location.assign(goto.dataset.goto);
@@ -78,14 +88,30 @@
     }
   }
 
-  // An arena's page, and the end of an arena match, ask again every few seconds (htmx): when
-  // the pairing has started the player's next match, the answer names it and the page goes.
+  // The end of an arena match asks again every few seconds (htmx): when the pairing has
+  // started the player's next match, the answer names it and the page goes.
   document.addEventListener("htmx:afterSettle", function () {
-    var goto = document.querySelector("#arena-live [data-goto], [data-arena-next] [data-goto]");
+    var goto = document.querySelector("[data-arena-next] [data-goto]");
     if (goto && goto.dataset.goto !== window.location.pathname) {
       window.location.assign(goto.dataset.goto);
     }
   });
+
+  // An arena's page: its live part (standings, clock, what the player may do) comes over
+  // this socket as it changes; only while the socket is closed (the server restarting, the
+  // network changing, too many pages open) does the page ask for it, every 30 s.
+  var socketOpen = false;
+  var arenaLive = document.querySelector("[data-arena-live]");
+  if (arenaLive) {
+    window.setInterval(function () {
+      var live = document.querySelector("[data-arena-live]");
+      if (socketOpen || !live) return;
+      fetch(live.dataset.arenaLive, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+        .then(function (response) { return response.ok ? response.text() : ""; })
+        .then(function (html) { if (html && !socketOpen) show(html); })
+        .catch(function () {});
+    }, 30000);
+  }
 
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
@@ -95,11 +121,13 @@
     var socket = new WebSocket(scheme + window.location.host + "/ws/me/" + query);
     socket.onopen = function () {
       delay = 1000;
+      socketOpen = true;
     };
     socket.onmessage = function (event) {
       show(event.data);
     };
     socket.onclose = function (event) {
+      socketOpen = false;
       // Logged out elsewhere, or too many of the player's pages are open (this one then
       // shows no live banner; the others do).
       if (event.code === 4401 || event.code === 4423 || event.code === 4429) return;

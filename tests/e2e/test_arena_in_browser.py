@@ -6,11 +6,13 @@ still count, and the podium is right."""
 
 from __future__ import annotations
 
+import re
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import Group
+from django.test import Client
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 from playwright.sync_api import expect
@@ -22,6 +24,13 @@ from tests.e2e.conftest import shot
 from tests.e2e.test_play_in_browser import PREFERRED
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def moderator(django_user_model, moderators_group):
+    user = django_user_model.objects.create_user("mod", password="x", is_staff=True)
+    user.groups.add(Group.objects.get(name="Moderators"))
+    return django_user_model.objects.get(pk=user.pk)
 
 
 def act(page) -> bool:
@@ -71,11 +80,8 @@ def active(arena: Arena) -> list[Match]:
 
 
 def test_four_players_in_an_arena_paired_live_to_the_podium(
-    live_server_url, new_page, django_user_model, moderators_group
+    live_server_url, new_page, django_user_model, moderator
 ):
-    moderator = django_user_model.objects.create_user("mod", password="x", is_staff=True)
-    moderator.groups.add(Group.objects.get(name="Moderators"))
-    moderator = django_user_model.objects.get(pk=moderator.pk)
     players = [django_user_model.objects.create_user(n, password="x") for n in
                ("ann", "ben", "cat", "dan")]  # fmt: skip
     arena = services.arena_create(
@@ -147,3 +153,110 @@ def test_four_players_in_an_arena_paired_live_to_the_podium(
     # Two wins in a row: 2 + 2, and on fire (a third would score 4).
     assert (standings[0].score, standings[0].fire) == (4, True)
     shot(watcher, "arena-podium")
+
+
+LIVE = 'id="arena-live"'
+
+
+class ArenaPage:
+    """An arena's page as its player has it open: the frames of its socket that bring the
+    arena's live part, and the page's own requests for that part (its polls)."""
+
+    def __init__(self, page, url: str) -> None:
+        self.page, self.url = page, url
+        self.pushes: list[str] = []
+        self.polls: list[str] = []
+        self.sockets: list = []
+        page.on("websocket", self._opened)
+        page.on("request", lambda r: r.url == url and self.polls.append(r.method))
+
+    def _opened(self, socket) -> None:
+        if "/ws/me/" in socket.url:
+            self.sockets.append(socket)
+            socket.on("framereceived", lambda f: LIVE in f and self.pushes.append(f))
+
+    def push(self, count: int) -> None:
+        """Wait for the ``count``-th push (sync Playwright hands events over only inside its
+        own calls, so none comes between the count read here and the wait)."""
+        if len(self.pushes) < count:
+            socket = self.sockets[-1] if self.sockets else self.page.wait_for_event("websocket")
+            socket.wait_for_event("framereceived", predicate=lambda f: LIVE in f, timeout=10_000)
+        assert len(self.pushes) >= count
+
+
+def test_a_player_held_by_a_computer_match_is_told_why_and_the_page_hears_its_socket_only(
+    live_server_url, new_page, django_user_model, moderator
+):
+    """Ann joined a running arena with a match against the computer in play: her page says
+    that match holds her back and links to it. Its live part comes over its socket: from the
+    push as it opens to the one when Ben joins (or pauses), the page's clock ticking three
+    times between them, the page never asks the server for it (it asked every second)."""
+    ann, ben = (django_user_model.objects.create_user(n, password="x") for n in ("ann", "ben"))
+    arena = services.arena_create(
+        user=moderator, name="Held arena", starts_at=timezone.now(), minutes=30, target=1,
+        move_seconds=60,
+    )  # fmt: skip
+    services.arena_join(user=ann, arena_id=arena.pk)
+    services.arena_start(arena_id=arena.pk)
+    computer = services.match_create_computer(user=ann, strength="easy")
+    url = f"{live_server_url}/arenas/{arena.pk}/"
+    ben_page = None
+    for width, height in ((1280, 800), (375, 667)):
+        page = new_page(width=width, height=height, logged_in=ann)
+        watched = ArenaPage(page, url)
+        page.goto(url)
+        held = page.locator("[data-held-match]")
+        expect(held).to_be_visible()
+        expect(page.locator(".arena-held")).to_contain_text("against the computer")
+        assert held.get_attribute("href") == f"/matches/{computer.pk}/"
+        shot(page, f"arena-held-{width}")
+        watched.push(1)  # the arena as the socket opens
+        watched.polls.clear()  # the page's own load
+        clock = page.locator("#arena-live [data-countdown-text]")
+        for _tick in range(3):
+            expect(clock).not_to_have_text(clock.inner_text(), timeout=3_000)
+        # Ben joins from his page (then pauses, the second time): the arena's change.
+        ben_page = ben_page if width != 1280 else new_page(logged_in=ben)
+        ben_page.goto(url)
+        ben_page.click("[data-action=join-arena]" if width == 1280 else "[data-action=pause-arena]")
+        ben_row = page.locator("[data-standings] tr[data-player=ben]")
+        if width == 1280:
+            expect(ben_row).to_be_visible()
+        else:
+            expect(ben_row).to_have_class(re.compile("muted"))
+        watched.push(2)
+        assert watched.polls == [], f"the page asked for its live part {len(watched.polls)} times"
+        expect(held).to_be_visible()  # still held: the push says so too
+    page.click("[data-held-match]")
+    page.wait_for_url(f"**/matches/{computer.pk}/")
+
+
+def test_the_start_is_shown_and_entered_in_the_viewers_time_zone(
+    live_server_url, browser, moderator
+):
+    """In Yangon (UTC+06:30) the form suggests the next quarter hour in Yangon's time, says
+    so, and the arena announced as suggested starts at that instant."""
+    client = Client()
+    client.force_login(moderator)
+    context = browser.new_context(timezone_id="Asia/Yangon", viewport={"width": 375, "height": 667})
+    cookie = {"name": "sessionid", "value": client.cookies["sessionid"].value}
+    context.add_cookies([{**cookie, "domain": "127.0.0.1", "path": "/"}])
+    page = context.new_page()
+    page.goto(f"{live_server_url}/arenas/")
+    page.click("[data-action=new-arena]")
+    start = page.locator("input[name=starts_at]")
+    suggested = datetime.fromisoformat(start.get_attribute("data-utc"))
+    yangon = suggested + timedelta(hours=6, minutes=30)
+    expect(start).to_have_value(f"{yangon:%Y-%m-%dT%H:%M}")
+    # (Chromium names the zone by its older name.)
+    expect(page.locator("#id_starts_at_helptext")).to_have_text(
+        re.compile(r"The time is in your time zone, Asia/(Yangon|Rangoon)\.")
+    )
+    shot(page, "arena-form-yangon")
+    page.fill("input[name=name]", "Yangon evening")
+    page.click("[data-action=create-arena]")
+    page.wait_for_url("**/arenas/*/")
+    assert Arena.objects.get(name="Yangon evening").starts_at == suggested
+    # The arena's page gives its start in Yangon's time.
+    expect(page.locator("time[data-local-time]").first).to_contain_text(f"{yangon:%-I:%M}")
+    context.close()

@@ -5,7 +5,7 @@ arenas, and refusals in words."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
 from channels.db import database_sync_to_async
@@ -14,9 +14,10 @@ from django.test import Client
 from django.utils import timezone
 
 from games import services
+from games.arena import default_start
 from games.models import Arena, ArenaPlayer, Match, MatchStatus
 from tests.api.conftest import program, token_for
-from tests.matches import resign
+from tests.matches import resign, start
 from tests.web.test_consumers import socket
 from tests.web.test_play_again_sockets import frame_with
 
@@ -181,3 +182,98 @@ def test_the_api_lists_joins_and_pauses_arenas(moderator, alice, bob):
     services.arena_cancel(moderator=moderator, arena_id=arena.pk, reason="test")
     refused = program(token_for(bob)).post(f"/api/v1/arenas/{arena.pk}/join")
     assert refused.status_code == 409 and refused.json()["code"] == "arena_over"
+
+
+@pytest.mark.django_db
+def test_a_player_held_by_a_computer_match_is_told_why_with_a_link_to_it(moderator, alice, bob):
+    arena = started(moderator, [alice, bob])
+    computer = services.match_create_computer(user=alice, strength="easy")
+    page = page_of(alice).get(f"/arenas/{arena.pk}/").content.decode()
+    assert "your match against the computer is still in play" in page
+    assert f'href="/matches/{computer.pk}/" data-held-match' in page
+    assert "you are paired as soon as you are free" not in page
+    # The pairing's own rule: she is not paired while it is in play (bob waits).
+    assert services.arena_pair(arena_id=arena.pk, due=arena.pair_due) == 0
+    # Bob, free, is told he waits for an opponent, with no match named.
+    theirs = page_of(bob).get(f"/arenas/{arena.pk}/").content.decode()
+    assert "data-held-match" not in theirs and "you are paired as soon as you are free" in theirs
+    services.match_resign(user=alice, match_id=computer.pk)
+    page = page_of(alice).get(f"/arenas/{arena.pk}/").content.decode()
+    assert "data-held-match" not in page and "you are paired as soon as you are free" in page
+
+
+@pytest.mark.django_db
+def test_a_match_in_play_against_a_player_holds_one_back_too(moderator, alice, bob, carol):
+    arena = started(moderator, [alice])
+    held = start(bob, alice, move_seconds=60)
+    page = page_of(alice).get(f"/arenas/{arena.pk}/").content.decode()
+    assert "another match of yours is still in play" in page
+    assert f'href="/matches/{held.pk}/" data-held-match' in page
+    assert f"Match {held.pk}: bob v alice" in page
+    # A correspondence match does not hold a player back (the pairing does not wait for it).
+    services.match_resign(user=alice, match_id=held.pk)
+    start(carol, alice, days_per_move=3)
+    page = page_of(alice).get(f"/arenas/{arena.pk}/").content.decode()
+    assert "data-held-match" not in page
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_arena_page_hears_when_the_match_holding_its_player_ends(moderator, alice):
+    arena = await database_sync_to_async(started)(moderator, [alice])
+    computer = await database_sync_to_async(services.match_create_computer)(
+        user=alice, strength="easy"
+    )
+    page = await socket(alice, f"/ws/me/?arena={arena.pk}")
+    assert (await page.connect())[0]
+    first = await frame_with(page, 'id="arena-live"')  # the arena's state as it opens
+    assert "data-held-match" in first
+    await database_sync_to_async(services.match_resign)(user=alice, match_id=computer.pk)
+    frame = await frame_with(page, 'id="arena-live"')
+    assert "data-held-match" not in frame and "as soon as you are free" in frame
+    await page.disconnect()
+
+
+@pytest.mark.django_db
+def test_the_arena_page_does_not_poll_its_socket_pushes(moderator, alice):
+    arena = started(moderator, [alice])
+    page = page_of(alice).get(f"/arenas/{arena.pk}/").content.decode()
+    assert "hx-trigger" not in page.split('id="arena-live"')[1].split(">")[0]
+    assert f'data-arena-live="/arenas/{arena.pk}/"' in page
+
+
+@pytest.mark.django_db
+def test_the_form_suggests_the_next_quarter_hour_in_utc_said_so(moderator):
+    page = page_of(moderator).get("/arenas/").content.decode()
+    suggested = default_start(timezone.now().astimezone(UTC))
+    assert f'value="{suggested:%Y-%m-%dT%H:%M}"' in page
+    assert f'data-utc="{suggested.isoformat()}"' in page
+    assert "The time is in UTC." in page and 'name="utc_offset"' in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("offset", [330, -300, 0, None])
+def test_a_start_typed_in_the_viewers_time_zone_lands_at_its_utc_instant(moderator, offset):
+    instant = (timezone.now() + timedelta(hours=3)).astimezone(UTC).replace(second=0, microsecond=0)
+    typed = instant + timedelta(minutes=offset or 0)  # the wall time where the viewer is
+    form = {"name": "Local", "starts_at": f"{typed:%Y-%m-%dT%H:%M}", "minutes": 30, "deck": 24,
+            "target": 5, "move_seconds": 30, "rated": "on"}  # fmt: skip
+    if offset is not None:
+        form["utc_offset"] = str(offset)
+    answer = page_of(moderator).post("/arenas/create", form)
+    assert answer.status_code == 302
+    assert Arena.objects.get(name="Local").starts_at == instant
+
+
+@pytest.mark.django_db
+def test_a_time_zone_that_is_none_is_refused_in_words(moderator):
+    soon = (timezone.now() + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    for bad in ("abc", "900", "-841"):
+        answer = page_of(moderator).post(
+            "/arenas/create",
+            {"name": "Nowhere", "starts_at": soon, "utc_offset": bad, "minutes": 30, "deck": 24,
+             "target": 5, "move_seconds": 30},
+        )  # fmt: skip
+        assert answer.status_code == 400
+        assert "The time zone sent with the start time is unknown." in answer.content.decode()
+    assert not Arena.objects.filter(name="Nowhere").exists()

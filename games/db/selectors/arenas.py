@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from ...arena import on_fire, performance
@@ -79,9 +79,17 @@ def arena_standings(*, arena: Arena) -> list[Standing]:
     ]
 
 
+def live_in_play() -> QuerySet[Match]:
+    """Matches in play on a live clock (of an arena, the lobby or the computer): each keeps
+    its players out of every arena's pairing. A correspondence match, a move a day, does
+    not."""
+    return Match.objects.filter(status=MatchStatus.ACTIVE, days_per_move__isnull=True)
+
+
 def arena_live(*, arena: Arena, user) -> dict:
     """What the arena's page shows and its pushes renew: the arena, the standings, the
-    viewer's entry and matches in it, and the match they are to go to, if one just began."""
+    viewer's entry and matches in it, the match they are to go to, if one just began, and
+    the one that keeps them from the pairing (``holding``: in play elsewhere)."""
     entry = ArenaPlayer.objects.filter(arena=arena, user=user).first() if user else None
     mine = (
         list(
@@ -94,6 +102,16 @@ def arena_live(*, arena: Arena, user) -> dict:
     )
     # The latest started first: a match in play, if any, is the first.
     playing = next((m for m in mine if m.status == MatchStatus.ACTIVE), None)
+    holding = None
+    if entry and playing is None and arena.status == Arena.Status.RUNNING:
+        holding = (
+            live_in_play()
+            .filter(Q(player0=user) | Q(player1=user))
+            .exclude(arena=arena)
+            .select_related("player0", "player1")
+            .order_by("-started_at")
+            .first()
+        )
     standings = arena_standings(arena=arena)
     return {
         "arena": arena,
@@ -102,6 +120,7 @@ def arena_live(*, arena: Arena, user) -> dict:
         "entry": entry,
         "my_matches": mine,
         "playing": playing,
+        "holding": holding,
         "now": timezone.now(),
     }
 
