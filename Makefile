@@ -34,11 +34,14 @@ $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 	touch $@
 
 # The server and two task workers (one for the computer's turns and clocks, one for the analysis
-# of finished matches) together, from the Procfile; Ctrl-C stops all three.
+# of finished matches) together, from the Procfile; Ctrl-C stops all three. The workers' mails
+# link to the address served here (SITE_URL, unless it is set; 0.0.0.0 read as this machine):
+# honcho gives each process a PORT of its own, so the workers cannot tell the site's.
 run: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=$${DEBUG:-1} HOST=$(HOST) PATH="$(CURDIR)/$(BIN):$$PATH" \
+		SITE_URL="$${SITE_URL:-http://$(patsubst 0.0.0.0,127.0.0.1,$(HOST)):$(PORT)}" \
 		$(BIN)/honcho --no-colour start --port $(PORT) web worker analyst
 
 # An administrator for the local site (`make run`'s database): sets itself up like `make run`.

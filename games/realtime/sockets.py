@@ -82,7 +82,13 @@ class PlayerSockets:
         try:
             await in_database(self.check_session)()
         except SessionEnded as ended:
+            if isinstance(ended, Suspended):
+                await self.tell_suspended()
             await self.close(code=ended.close_code)
+
+    async def tell_suspended(self) -> None:
+        """The player was just suspended: the page's own socket (``/ws/me/``, on every page)
+        says so with the moderators' reason before it closes; the others only close (4423)."""
 
     async def session_ended(self, event: dict) -> None:
         if event["session_key"] == self.session_key:

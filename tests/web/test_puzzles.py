@@ -192,9 +192,19 @@ def test_a_theme_chooses_the_puzzles_and_a_voided_match_has_none(alice, bob, car
     assert client.get(f"/puzzles/{puzzles[0].pk}/").status_code == 404
 
 
+def test_a_site_whose_puzzles_were_all_found_today_has_a_puzzle_of_the_day(alice, bob, carol):
+    first = min(_puzzles(alice, bob), key=lambda puzzle: (puzzle.created_at, puzzle.pk))
+    home = _client().get("/").content.decode()
+    assert "data-daily-puzzle" in home and f'href="/puzzles/{first.pk}/"' in home
+    assert selectors.puzzle_daily() == first
+    _puzzles(alice, carol, seed=5)  # more found later the same day: the day's puzzle stays
+    assert Puzzle.objects.count() > 1
+    assert selectors.puzzle_daily() == first
+    assert f'href="/puzzles/{first.pk}/"' in _client().get("/").content.decode()
+
+
 def test_the_home_page_shows_the_puzzle_of_the_day(alice, bob):
     puzzles = _puzzles(alice, bob)
-    assert "data-daily-puzzle" not in _client().get("/").content.decode()  # made today
     Puzzle.objects.update(created_at=timezone.now() - datetime.timedelta(days=2))
     home = _client().get("/").content.decode()
     daily = selectors.puzzle_daily()

@@ -10,7 +10,7 @@ import time
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth import SESSION_KEY, login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db.models import Max
@@ -22,10 +22,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ... import services
+from ...db import selectors
 from ...models import Computer, is_guest
 from ...presentation import refusals
 from ...services import events, throttle
-from ..forms import SignupForm
+from ..forms import LoginForm, SignupForm
 from ..middleware import SESSION_GUEST
 from .common import client_key, login_key, safe_target, wait_page
 
@@ -172,6 +173,23 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         events.sessions_check_on_commit(form.user.pk, renamed=renamed)
         _tokens_revoked(self.request, form.user)
         return response
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in page, with our form. A session whose player a moderator suspended
+    ends at once, and a reload of any of their pages lands here: it says so, with the
+    moderators' reason (in the session's language), rather than asking for a log-in."""
+
+    authentication_form = LoginForm
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        user_id = self.request.session.get(SESSION_KEY)
+        if not self.request.user.is_authenticated and str(user_id or "").isdigit():
+            suspended = selectors.suspended_account(user_id=int(user_id))
+            if suspended is not None:
+                context["suspended_reason"] = selectors.suspension_reason(user=suspended) or "—"
+        return context
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_safe
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
 
+from ... import services
 from ...db import selectors
-from ...models import COMPUTER_USERNAME, Ladder, is_guest
+from ...models import COMPUTER_USERNAME, Ladder, Report, is_guest
+from ...presentation import refusals
 from ...presentation.charts import line_chart
-from ..forms import MatchCreateForm
+from ..forms import MatchCreateForm, ReportForm
 from .common import player_or_404
 
 
@@ -30,13 +35,13 @@ def profile_page(request, player, form: MatchCreateForm | None = None, status: i
         "player": player,
         "record": selectors.record(user=player),
         "rating": selectors.rating_of(user=player),
-        "chart": line_chart(selectors.rating_history(user=player)),
-        "correspondence_chart": line_chart(
-            selectors.rating_history(user=player, ladder=Ladder.CORRESPONDENCE)
+        "chart": _chart(selectors.rating_points(user=player)),
+        "correspondence_chart": _chart(
+            selectors.rating_points(user=player, ladder=Ladder.CORRESPONDENCE)
         ),
         "arenas": selectors.arenas_of(user=player),
         "puzzle_rating": selectors.puzzle_rating_of(user=player),
-        "puzzle_chart": line_chart(selectors.puzzle_rating_history(user=player)),
+        "puzzle_chart": _chart(selectors.puzzle_rating_history(user=player)),
         # Anyone else but the computer may be challenged (it is always in the lobby), by anyone
         # but a guest, and a guest by nobody (services.challenge_create); the same for follows.
         "can_challenge": can_reach,
@@ -44,8 +49,33 @@ def profile_page(request, player, form: MatchCreateForm | None = None, status: i
         "follow": selectors.follow_state(user=request.user, player=player),
         "challenge_form": form or MatchCreateForm(prefix="challenge"),
         "challenge_open": form is not None,
+        # A report to the moderators about anyone else but the computer; a guest who sends
+        # one is told why it cannot be (services.report_player).
+        "report_reasons": Report.Reason.choices if other and not computer else (),
     }
     return render(request, "profile.html", context, status=status)
+
+
+@login_required
+@require_POST
+def player_report(request: HttpRequest, username: str) -> HttpResponse:
+    """A player reports another from their profile; a moderator sees it in the admin's queue."""
+    player = player_or_404(username)
+    form = ReportForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise services.GameError("bad_report_reason")
+        services.report_player(reporter=request.user, reported=player, **form.cleaned_data)
+    except services.GameError as error:
+        context = {"title": _("Your report was not sent"), "message": refusals.words(error)}
+        return render(request, "error.html", context, status=refusals.status(error))
+    messages.success(request, _("Thank you: a moderator will look at your report."))
+    return redirect("profile", username=player.username)
+
+
+def _chart(points: list[tuple[int, datetime]]):
+    """A line chart of (value, when) points, dated on its axis."""
+    return line_chart([value for value, _when in points], [when for _value, when in points])
 
 
 @login_required
