@@ -141,6 +141,17 @@ def inbox(settings):
 
 
 @pytest.fixture
+def own_catalogues(settings, tmp_path):
+    """A copy of the catalogues for this test to write into: the project's stay as they are."""
+    import shutil
+    from pathlib import Path
+
+    shutil.copytree(Path(settings.LOCALE_PATHS[0]), tmp_path / "locale")
+    settings.LOCALE_PATHS = [tmp_path / "locale"]
+    return tmp_path / "locale"
+
+
+@pytest.fixture
 def moderators_group(db):
     """The "Moderators" group with its permissions, as its migration makes it: a transactional
     test that ran earlier in this process may have emptied the tables (flush keeps no data)."""

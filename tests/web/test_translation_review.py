@@ -3,36 +3,19 @@ review page, accepted by a moderator, is on the site in that language; and what 
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
-from django.conf import settings as django_settings
 from django.test import Client
 
 from games import services
 from games.i18n import catalogues
 from games.models import ModerationAction, TranslationSuggestion
+from tests.support.catalogues import client_in
 from tests.web.test_moderation import moderator  # noqa: F401  (a fixture)
 
-pytestmark = pytest.mark.django_db
+# Every test here writes into a copy of the catalogues.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("own_catalogues")]
 
 LEADERBOARD_SO = "Kala sarreynta ciyaartoyda"
-
-
-@pytest.fixture(autouse=True)
-def own_catalogues(settings, tmp_path):
-    """A copy of the catalogues for this test to write into: the project's stay as they are."""
-    shutil.copytree(Path(django_settings.LOCALE_PATHS[0]), tmp_path / "locale")
-    settings.LOCALE_PATHS = [tmp_path / "locale"]
-    return tmp_path / "locale"
-
-
-def _client(user, language: str) -> Client:
-    client = Client()
-    client.force_login(user)
-    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = language
-    return client
 
 
 def test_a_suggestion_accepted_by_a_moderator_shows_on_the_site(
@@ -40,7 +23,7 @@ def test_a_suggestion_accepted_by_a_moderator_shows_on_the_site(
     moderator,  # noqa: F811  (the fixture imported above)
     django_capture_on_commit_callbacks,
 ):
-    carol.client = _client(carol, "so")
+    carol.client = client_in(carol, "so")
     current = catalogues.wording("so", "", "Leaderboard")
     assert current in carol.client.get("/leaderboard/").content.decode()
     page = carol.client.get("/translate/", {"q": "Leaderboard"}).content.decode()
@@ -68,7 +51,7 @@ def test_a_suggestion_accepted_by_a_moderator_shows_on_the_site(
     assert "Accepted, and written into the catalogue: 1." in answer.content.decode()
     assert catalogues.wording("so", "", "Leaderboard") == LEADERBOARD_SO
     assert LEADERBOARD_SO in carol.client.get("/leaderboard/").content.decode()
-    assert LEADERBOARD_SO not in _client(carol, "th").get("/leaderboard/").content.decode()
+    assert LEADERBOARD_SO not in client_in(carol, "th").get("/leaderboard/").content.decode()
     audit = ModerationAction.objects.get()
     assert (audit.kind, audit.player) == (ModerationAction.Kind.ACCEPT_WORDING, carol)
     thanks = Client().get("/translate/thanks/").content.decode()
@@ -82,7 +65,7 @@ def test_a_suggestion_accepted_by_a_moderator_shows_on_the_site(
 
 
 def test_the_page_a_player_came_from_lists_its_messages(carol):
-    client = _client(carol, "th")
+    client = client_in(carol, "th")
     leaderboard = catalogues.wording("th", "", "Leaderboard")
     page = client.post(
         "/translate/", {"page": "/leaderboard/", "text": f"{leaderboard}\n carol 1500"}
@@ -102,7 +85,7 @@ def test_the_page_a_player_came_from_lists_its_messages(carol):
     ],
 )
 def test_a_bad_suggestion_is_refused_in_words_and_changes_nothing(carol, change, words):
-    client = _client(carol, "en")  # the refusal in the page's language: English here
+    client = client_in(carol, "en")  # the refusal in the page's language: English here
     post = {"language": "so", "msgid": "Leaderboard", "msgctxt": "", "text": "Liiska", **change}
     answer = client.post("/translate/suggest", post)
     assert answer.status_code in (400, 404)
@@ -121,7 +104,7 @@ def test_only_players_review_and_only_moderators_answer(carol, alice):
     suggestion = services.translation_suggest(
         author=carol, language="so", msgid="Leaderboard", text="Liiska"
     )
-    outsider = _client(alice, "so")
+    outsider = client_in(alice, "so")
     outsider.post(
         "/admin/games/translationsuggestion/",
         {"action": "accept_suggestions", "_selected_action": [suggestion.pk]},

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
@@ -17,9 +16,11 @@ from games import services
 from games.i18n import catalogues, wording
 from games.models import ModerationAction, TranslationSuggestion
 from tests.matches import play_to_the_end, start
+from tests.support.catalogues import client_in
 from tests.web.test_moderation import moderator  # noqa: F401  (a fixture)
 
-pytestmark = pytest.mark.django_db
+# Every test here writes into a copy of the catalogues.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("own_catalogues")]
 
 META = '<meta http-equiv="refresh" content="0;url=https://evil.example/"><plaintext>'
 # (message, suggested wording, the words refusing it on the form, and in the admin)
@@ -37,21 +38,6 @@ HOSTILE = [
 LANGUAGES = [code for code, _name in django_settings.LANGUAGES]
 
 
-@pytest.fixture(autouse=True)
-def own_catalogues(settings, tmp_path):
-    """A copy of the catalogues for this test to write into: the project's stay as they are."""
-    shutil.copytree(Path(django_settings.LOCALE_PATHS[0]), tmp_path / "locale")
-    settings.LOCALE_PATHS = [tmp_path / "locale"]
-    return tmp_path / "locale"
-
-
-def _client(user, language: str) -> Client:
-    client = Client()
-    client.force_login(user)
-    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = language
-    return client
-
-
 @pytest.fixture
 def searches(monkeypatch) -> list:
     """The page searches the review page made (``catalogues.page_messages``'s answers)."""
@@ -67,7 +53,7 @@ def searches(monkeypatch) -> list:
 
 
 def test_the_worst_text_is_searched_a_bounded_number_of_times(carol, searches):
-    client = _client(carol, "th")
+    client = client_in(carol, "th")
     messages = len(catalogues.index("th").messages)
     # The attack pass's 400 KB: no message's words are in it, no pattern runs.
     answer = client.post("/translate/", {"page": "/rules/", "text": "ก " * 100_000})
@@ -85,13 +71,13 @@ def test_the_worst_text_is_searched_a_bounded_number_of_times(carol, searches):
 def test_only_the_first_characters_of_a_page_are_read(carol, searches):
     leaderboard = catalogues.wording("th", "", "Leaderboard")
     filler = "x " * catalogues.PAGE_TEXT_LIMIT
-    _client(carol, "th").post("/translate/", {"page": "/", "text": filler + leaderboard})
+    client_in(carol, "th").post("/translate/", {"page": "/", "text": filler + leaderboard})
     assert "Leaderboard" not in [m["msgid"] for m in searches[-1].found]
 
 
 def test_a_player_asking_too_often_is_told_to_wait(carol, settings):
     settings.TRANSLATE_PAGES_PER_MINUTE = 2
-    client = _client(carol, "en")
+    client = client_in(carol, "en")
     for _ in range(2):
         assert client.post("/translate/", {"page": "/", "text": "Rules"}).status_code == 200
     answer = client.post("/translate/", {"page": "/", "text": "Rules"})
@@ -103,7 +89,7 @@ def test_a_player_asking_too_often_is_told_to_wait(carol, settings):
 @pytest.mark.parametrize(("msgid", "text", "words", "_admin_words"), HOSTILE)
 def test_a_hostile_suggestion_is_refused_in_words(carol, msgid, text, words, _admin_words):
     post = {"language": "th", "msgid": msgid, "msgctxt": "", "text": text}
-    answer = _client(carol, "en").post("/translate/suggest", post)
+    answer = client_in(carol, "en").post("/translate/suggest", post)
     assert answer.status_code == 400
     assert words in answer.content.decode()
     assert not TranslationSuggestion.objects.exists()
@@ -205,14 +191,14 @@ def test_every_page_in_every_language_after_suggestions_are_accepted(
     assert compiled.returncode == 0, compiled.stderr
     pages = [(False, url) for url in PUBLIC] + [(True, url) for url in _players_pages(alice, bob)]
     for language in LANGUAGES:
-        player, visitor = _client(alice, language), Client()
+        player, visitor = client_in(alice, language), Client()
         visitor.cookies[django_settings.LANGUAGE_COOKIE_NAME] = language
         for logged_in, url in pages:
             answer = (player if logged_in else visitor).get(url)
             assert answer.status_code == 200, (language, url, answer.status_code)
             body = answer.content.decode()
             assert "evil.example" not in body and "<plaintext>" not in body, (language, url)
-    thai = _client(alice, "th").get("/rules/").content.decode()
+    thai = client_in(alice, "th").get("/rules/").content.decode()
     assert "กติกาของเกม" in thai
 
 

@@ -1,0 +1,2 @@
+"""Helpers shared by tests: fixtures and builders that more than one test module uses (a test
+module never imports another)."""
