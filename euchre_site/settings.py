@@ -366,8 +366,11 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Two-hand euchre <noreply@localhost>")
 # The site's address as players reach it: the links of mails sent by the task worker (no
-# request there to take it from).
+# request there to take it from). `make run` sets it to the address it serves.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# A correspondence turn's mail waits this long, then goes only if the player is not on the
+# match's page: one who has just joined or moved from another page has arrived by then.
+TURN_MAIL_DELAY_SECONDS = float(os.environ.get("TURN_MAIL_DELAY_SECONDS", "60"))
 # Arenas: how often a running arena pairs its free players, and the rated matches a player
 # needs to create one (moderators need none).
 ARENA_PAIR_SECONDS = float(os.environ.get("ARENA_PAIR_SECONDS", "2"))

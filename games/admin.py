@@ -370,6 +370,8 @@ class ReportAdmin(admin.ModelAdmin):
 
     @admin.display(description="Match")
     def match_link(self, report) -> str:
+        if report.match_id is None:
+            return "none (from the profile)"
         return format_html(
             '<a href="{}">match {}</a>',
             reverse("admin:games_match_change", args=[report.match_id]), report.match_id,

@@ -52,10 +52,43 @@ FIRST_ACTION_SECONDS = 60
 # A match without a clock may be claimed from a player who has not acted for this long (and has
 # left: see services.match_claim).
 ABANDON_AFTER = timedelta(minutes=5)
-# How long the table plays a hand's end (its last trick, the summary, the next deal) before
-# the next hand's controls are usable (static/js/table.js): the next hand's first turn, its
-# clock and the computer's move, starts that much later.
-HAND_END = timedelta(seconds=5)
+
+
+class TablePace(models.TextChoices):
+    """How long the table plays a hand's end; persisted values."""
+
+    QUICK = "quick", _("Quick")
+    RELAXED = "relaxed", _("Relaxed: more time to read each hand's end")
+
+
+# A hand's end on the table, stage by stage, in milliseconds, at each pace (static/js/table.js
+# plays them; the match page carries them): the last trick with its winner marked, the trick
+# to its winner, the summary large in the middle (relaxed only: at the quick pace it is beside
+# the table from the start), then the deal, a card leaving the stock every ``deal_step`` and
+# ``deal_flight`` in the air. The summary stays beside the next deal.
+PACE_STAGES = {
+    TablePace.QUICK: {"trick": 800, "collect": 300, "summary": 0, "deal_step": 50,
+                      "deal_flight": 300},
+    TablePace.RELAXED: {"trick": 1500, "collect": 450, "summary": 2200, "deal_step": 70,
+                        "deal_flight": 350},
+}  # fmt: skip
+DEALT_CARDS = 10  # a hand: five cards each
+
+
+def pace_ms(pace: str) -> int:
+    """How long the table plays a hand's end at ``pace``, in milliseconds."""
+    s = PACE_STAGES[pace]
+    deal = (DEALT_CARDS - 1) * s["deal_step"] + s["deal_flight"]
+    return s["trick"] + s["collect"] + s["summary"] + deal
+
+
+# How long the table plays a hand's end before the next hand's controls are usable: the next
+# hand's first turn, its clock and the computer's move, start that much later, at the slower
+# of the two players' paces (a computer's is quick), rounded up to a tenth of a second.
+HAND_END_BY_PACE = {
+    pace: timedelta(milliseconds=-(-pace_ms(pace) // 100) * 100) for pace in TablePace
+}
+HAND_END = HAND_END_BY_PACE[TablePace.QUICK]
 
 
 class RematchState(models.TextChoices):
@@ -465,7 +498,8 @@ class Connection(models.Model):
 
 
 class Report(models.Model):
-    """A player's report about an opponent in a match: the moderators' queue."""
+    """A player's report about another: an opponent in a match, or a player from their
+    profile (no match). The moderators' queue."""
 
     class Reason(models.TextChoices):
         STALLING = "stalling", _("Stalling or abandoning the match")
@@ -482,7 +516,7 @@ class Report(models.Model):
     reported = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.PROTECT, related_name="reports_against"
     )
-    match = models.ForeignKey(Match, models.PROTECT, related_name="reports")
+    match = models.ForeignKey(Match, models.PROTECT, related_name="reports", null=True, blank=True)
     reason = models.CharField(max_length=16, choices=Reason)
     details = models.TextField(blank=True, max_length=2000)
     status = models.CharField(max_length=16, choices=Status, default=Status.OPEN)
@@ -558,6 +592,10 @@ class PlayerSettings(models.Model):
     # Web origins (scheme://host[:port], one a line) whose pages may call the API with this
     # player's tokens (CORS): a browser client of their own.
     api_origins = models.TextField(blank=True, max_length=2000)
+    # How long the table plays a hand's end (PACE_STAGES), and whether the page plays a card
+    # for the player when it is the only one they may play.
+    table_pace = models.CharField(max_length=8, choices=TablePace.choices, default=TablePace.QUICK)
+    forced_card = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"Settings of {self.user}"

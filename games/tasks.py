@@ -113,11 +113,13 @@ def match_analyse(match_id: int) -> bool:
 
 
 def schedule_computer_move(match_id: int, version: int, turn_starts=None) -> None:
-    """Queue the computer's move a beat after the change that leaves it to act, or after its
-    turn starts (``turn_starts``: after a hand's end, once the next hand is on the table), in
-    the caller's transaction: the task exists exactly when that change was committed."""
-    due = max(timezone.now(), turn_starts or timezone.now())
-    due += timezone.timedelta(seconds=settings.COMPUTER_MOVE_DELAY)
+    """Queue the computer's move a beat after the change that leaves it to act, or when its
+    turn starts (``turn_starts``: after a hand's end, once the next hand is on the table: the
+    hand's end is the beat, so the player's first control of the hand comes within the
+    table's pace), in the caller's transaction: the task exists exactly when that change was
+    committed."""
+    beat = timezone.now() + timezone.timedelta(seconds=settings.COMPUTER_MOVE_DELAY)
+    due = max(beat, turn_starts or beat)
     computer_move.using(run_after=due).enqueue(match_id, version)
 
 
@@ -139,8 +141,11 @@ def schedule_challenge_lapse(challenge_id: int, due: datetime) -> None:
 
 
 def schedule_turn_mail(match_id: int, version: int) -> None:
-    """Queue the turn's mail of a correspondence match (in the caller's transaction)."""
-    turn_mail.enqueue(match_id, version)
+    """Queue the turn's mail of a correspondence match (in the caller's transaction), due a
+    little later: a player who has just joined from the lobby, or followed a link, is on the
+    match's page by then, and the mail (which looks for them there) is not sent."""
+    due = timezone.now() + timezone.timedelta(seconds=settings.TURN_MAIL_DELAY_SECONDS)
+    turn_mail.using(run_after=due).enqueue(match_id, version)
 
 
 def schedule_arena_start(arena_id: int, due: datetime) -> None:

@@ -16,11 +16,11 @@ from django.utils.translation import gettext as _
 from .. import caches
 from ..db.public import PublicMatch
 from ..engine.view import View
-from ..models import MatchStatus, Report
+from ..models import DEALT_CARDS, HAND_END_BY_PACE, PACE_STAGES, MatchStatus, Report
 from .cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 from .controls import control, prompt
 from .ending import clock_context, end_context, result_line
-from .sentences import hand_log, hand_summary
+from .sentences import hand_log, hand_summary, player_name
 
 # The addresses a board's forms post to, by URL name: reversed once per match and process, not
 # by a ``{% url %}`` tag in every board of every move.
@@ -36,6 +36,20 @@ def match_urls(pk: int) -> MappingProxyType:
     sockets' and the invite's paths assume: no script prefix to key them by (reading it costs
     more than the rest of this, as Django keeps it in an asgiref ``Local``)."""
     return MappingProxyType({name: reverse(name, args=[pk]) for name in MATCH_URL_NAMES})
+
+
+def pace_context(pace: str, forced_card: bool) -> dict:
+    """What the match page tells its script (static/js/table.js) of the hand's end: the
+    viewer's pace, whether a forced card is played for them, and every pace's stages (in ms,
+    with the server's wait before the next hand's first turn), which a test can sum."""
+    paces = {
+        str(name): {
+            **stages, "dealt": DEALT_CARDS,
+            "hand_end": int(HAND_END_BY_PACE[name].total_seconds() * 1000),
+        }
+        for name, stages in PACE_STAGES.items()
+    }  # fmt: skip
+    return {"table_pace": pace, "forced_card": forced_card, "table_paces": paces}
 
 
 def board_context(
@@ -55,7 +69,7 @@ def board_context(
     many others watch; ``casual_for_you``: whether joining this open rated match would be
     casual for ``user``."""
     seat = match.seat_of(user)
-    names = list(match.names)
+    names = [player_name(name) for name in match.names]
     if match.computer:
         present = present | {match.player_ids[1]}  # the computer never leaves the table
     context = {

@@ -48,6 +48,7 @@ def board_context(puzzle: Puzzle, state: State, answered: bool) -> dict:
         "acting": view.turn,
         "over": False,
         "opponent_present": True,
+        "show_presence": False,  # nobody sits across a puzzle's table
         "hand_summary": None,
     }
 

@@ -148,6 +148,11 @@ def _service_words() -> dict[str, str]:
         "report_own_opponent": _("You can only report your opponent in a match you play"),
         "report_computer": _("The computer plays by the rules: there is nobody to report"),
         "report_handled": _("This report was already handled"),
+        "report_self": _("You cannot report yourself"),
+        "report_guest": _("Guests cannot send reports: sign up to report a player"),
+        "already_reported_player": _(
+            "You have already reported %(player)s: a moderator will look at that report"
+        ),
         "open_matches_cap": _(
             "You already have %(count)s open matches waiting for an opponent: "
             "wait for one to start or call one off first"

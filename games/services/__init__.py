@@ -96,13 +96,14 @@ from .players import (
     player_look_set,
     player_puzzle_names_set,
     player_sound_set,
+    player_table_pace_set,
     player_turn_mail_set,
 )
 from .presence import connection_close, connection_open, connection_room, connections_touch
 from .puzzles import puzzle_answer, puzzles_mine
 from .ratings import rating_changes_reverse
 from .rematches import REMATCH_LAPSE, rematch_accept, rematch_decline, rematch_lapse, rematch_offer
-from .reports import report_close, report_create
+from .reports import report_close, report_create, report_player
 from .translations import translation_review, translation_suggest, translations_apply
 
 __all__ = [
@@ -181,10 +182,12 @@ __all__ = [
     "player_look_set",
     "player_reinstate",
     "player_sound_set",
+    "player_table_pace_set",
     "player_suspend",
     "rating_changes_reverse",
     "report_close",
     "report_create",
+    "report_player",
     "translation_review",
     "translation_suggest",
     "translations_apply",

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from ..db.prepared import insert
 from ..db.selectors.limits import rated_today_capped
-from ..db.selectors.players import bots_may_challenge
+from ..db.selectors.players import bots_may_challenge, table_pace_slowest
 from ..engine import (
     Action,
     IllegalAction,
@@ -27,7 +27,7 @@ from ..engine import (
 from ..errors import Conflict, GameError, LimitReached, NotAllowed
 from ..models import (
     COMPUTER_USERNAME,
-    HAND_END,
+    HAND_END_BY_PACE,
     Computer,
     EndReason,
     Match,
@@ -272,7 +272,9 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> tuple[St
     match.snapshot = state_to_json(state)
     match.turn_started_at = timezone.now()
     if len(state.results) > len(before.results) and not state.is_over:
-        match.turn_started_at += HAND_END  # the next hand is on the table only then
+        # The next hand is on the table only then, on the slower of the two players' pages.
+        pace = table_pace_slowest(user_ids=(match.player0_id, match.player1_id))
+        match.turn_started_at += HAND_END_BY_PACE[pace]
     match.acted |= 1 << seat
     if state.is_over:
         match_finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)

@@ -49,6 +49,15 @@ def player_sound_set(*, user, sound: bool) -> None:
         PlayerSettings.objects.update_or_create(user=user, defaults={"sound": bool(sound)})
 
 
+def player_table_pace_set(*, user, pace: str, forced_card: bool) -> None:
+    """How long the player's table plays a hand's end (a ``TablePace`` value; the form checks
+    it), and whether their page plays a card for them when it is the only one they may play."""
+    with transaction.atomic():
+        PlayerSettings.objects.update_or_create(
+            user=user, defaults={"table_pace": pace, "forced_card": bool(forced_card)}
+        )
+
+
 def player_bot_set(*, user) -> None:
     """Make ``user``'s account a bot account: for good, and only while it has no match."""
     with transaction.atomic():

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, timedelta
+from datetime import timezone as dt_timezone
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -10,9 +11,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from ..arena import default_start
 from ..db import selectors
 from ..i18n import names
-from ..models import ApiToken, Challenge, Computer, Report
+from ..models import ApiToken, Challenge, Computer, Report, TablePace
 from ..services.clocks import DEFAULT_MOVE_SECONDS
 from ..services.players import API_ORIGINS_MOST, api_origin
 
@@ -162,16 +164,31 @@ class MatchCreateForm(MatchOptionsForm):
         return data
 
 
+# The farthest a time zone is from UTC (Kiribati's +14:00), in minutes.
+UTC_OFFSET_MOST = 14 * 60
+
+
 class ArenaForm(MatchOptionsForm):
     """A new arena: its name, start and length, and its matches' options (a short target and
     a live clock suit an arena)."""
 
     name = forms.CharField(max_length=60, label=_("Name"))
+    # The time as typed; static/js/arena_time.js shows it in the browser's time zone and
+    # sends that zone's offset from UTC (minutes east) in utc_offset. Without it: UTC.
     starts_at = forms.DateTimeField(
-        label=_("Starts at (UTC)"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        label=_("Starts at"),
+        help_text=_("The time is in UTC."),
+        widget=forms.DateTimeInput(
+            attrs={
+                "type": "datetime-local",
+                "data-local-time": "field",
+                "data-local-help": _("The time is in your time zone, %(zone)s."),
+            },
+            format="%Y-%m-%dT%H:%M",
+        ),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
     )
+    utc_offset = forms.CharField(required=False, max_length=5, widget=forms.HiddenInput)
     minutes = forms.TypedChoiceField(
         choices=[(30, _("30 minutes")), (60, _("1 hour")), (90, _("90 minutes"))],
         coerce=int,
@@ -204,10 +221,27 @@ class ArenaForm(MatchOptionsForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["target"].initial = 5
+        if not self.is_bound:  # as UTC's wall time (naive: shown as it is, whatever TIME_ZONE)
+            start = default_start(timezone.now().astimezone(UTC))
+            self.fields["starts_at"].initial = start.replace(tzinfo=None)
+            self.fields["starts_at"].widget.attrs["data-utc"] = start.isoformat()
 
-    def clean_starts_at(self):
-        value = self.cleaned_data["starts_at"]
-        return value if timezone.is_aware(value) else timezone.make_aware(value, UTC)
+    def clean(self) -> dict:
+        data = super().clean()
+        offset = data.pop("utc_offset", "") or "0"
+        try:
+            minutes = int(offset)
+        except ValueError:
+            minutes = None
+        if minutes is None or abs(minutes) > UTC_OFFSET_MOST:
+            raise forms.ValidationError(_("The time zone sent with the start time is unknown."))
+        start = data.get("starts_at")
+        if start is not None:
+            # The wall time typed (Django read it in TIME_ZONE), at that offset from UTC.
+            typed = timezone.make_naive(start) if timezone.is_aware(start) else start
+            zone = dt_timezone(timedelta(minutes=minutes))
+            data["starts_at"] = typed.replace(tzinfo=zone).astimezone(UTC)
+        return data
 
     def clean_invited(self) -> list:
         names = self.cleaned_data["invited"].replace(",", " ").split()
@@ -228,6 +262,17 @@ class TurnMailForm(forms.Form):
     email = forms.EmailField(required=False, label=_("Email"))
     allowed = forms.BooleanField(
         required=False, label=_("Email me when it is my turn in a correspondence match")
+    )
+
+
+class TablePaceForm(forms.Form):
+    """The settings' table pace: how long a hand's end is shown, and a forced card played."""
+
+    pace = forms.ChoiceField(
+        choices=TablePace.choices, widget=forms.RadioSelect, label=_("Pace of a hand's end")
+    )
+    forced_card = forms.BooleanField(
+        required=False, label=_("Play a forced card for me (when only one card may be played)")
     )
 
 

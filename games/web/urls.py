@@ -1,7 +1,6 @@
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import converters, forms  # noqa: F401  (converters registers <match:>)
+from . import converters  # noqa: F401  (converters registers <match:>)
 from .views import (
     accounts,
     arenas,
@@ -21,6 +20,7 @@ urlpatterns = [
     path("language/", settings.language_set, name="language_set"),
     path("settings/sound", settings.sound_set, name="sound_set"),
     path("settings/look", settings.look_set, name="look_set"),
+    path("settings/pace", settings.table_pace_set, name="table_pace_set"),
     path("settings/", settings.settings_page, name="settings"),
     path("settings/tokens", settings.api_token_create, name="api_token_create"),
     path(
@@ -54,7 +54,7 @@ urlpatterns = [
     ),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(authentication_form=forms.LoginForm),
+        accounts.LoginView.as_view(),
         name="login",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
@@ -93,6 +93,7 @@ urlpatterns = [
     path("users/<str:username>/unfollow", follows.unfollow, name="unfollow"),
     path("users/<str:username>/block", follows.block, name="block"),
     path("users/<str:username>/unblock", follows.unblock, name="unblock"),
+    path("users/<str:username>/report", players.player_report, name="player_report"),
     path("following/", follows.following, name="following"),
     path("arenas/", arenas.arenas, name="arenas"),
     path("arenas/create", arenas.arena_create, name="arena_create"),

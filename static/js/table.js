@@ -60,17 +60,34 @@
   //  - a card played flies in from its player's side;
   //  - a completed trick stays on the table PAUSE_MS (or until the next card), then goes to
   //    its winner; after a match's last trick the result waits for it (BEAT_MS);
-  //  - a hand's end: its last trick (the scoreboard still reads that hand's tricks), the
-  //    trick to its winner, the hand's summary in the middle of the table, then the next
-  //    deal from the stock. The next hand's controls are hidden and inert until its cards
-  //    are on the table. A tap on the table or a key hurries it on (a key's call is then
-  //    made); a board arriving during it waits for its end.
-  // games.models.HAND_END (5 s) gives the player to act that long more for the first turn.
-  var PAUSE_MS = 1500;
-  var COLLECT_MS = 450; // site.css: .trick.done .play's transition
-  var SUMMARY_MS = 2200;
-  var DEAL_STEP_MS = 70; // a card leaves the stock every DEAL_STEP_MS ...
-  var DEAL_FLIGHT_MS = 350; // ... and is this long in the air (site.css: deal-from-stock)
+  //  - a hand's end: its last trick with its winner marked (the scoreboard still reads that
+  //    hand's tricks), the trick to its winner, at the relaxed pace the hand's summary large
+  //    in the middle of the table, then the next deal from the stock. At the quick pace the
+  //    summary is beside the table from the last trick on, and stays there through the deal.
+  //    The next hand's controls are hidden and inert until its cards are on the table. A tap
+  //    on the table or a key hurries it on (a key's call is then made); a board arriving
+  //    during it waits for its end.
+  // The stages' lengths come with the page (#table-paces: games.models.PACE_STAGES, at the
+  // pace the player chose, data-pace); the server starts the next hand's first turn (its
+  // clock, the computer's move) once the slower of the two players' tables has played them
+  // (games.models.HAND_END_BY_PACE).
+  function paceOf() {
+    var source = document.getElementById("table-paces");
+    var page = document.querySelector("[data-pace]");
+    var paces = source ? JSON.parse(source.textContent) : {};
+    var pace = paces[page ? page.dataset.pace : "quick"] || paces.quick;
+    // A page without them (a puzzle, the guided hand): the quick pace's.
+    return pace || { trick: 800, collect: 300, summary: 0, deal_step: 50, deal_flight: 300 };
+  }
+  var PACE = paceOf();
+  var PAUSE_MS = PACE.trick;
+  var COLLECT_MS = PACE.collect; // site.css: .trick.done .play's transition (--collect-ms)
+  var SUMMARY_MS = PACE.summary; // 0: the summary is beside the table, no stage of its own
+  var DEAL_STEP_MS = PACE.deal_step; // a card leaves the stock every DEAL_STEP_MS ...
+  var DEAL_FLIGHT_MS = PACE.deal_flight; // ... and is this long in the air (--deal-flight-ms)
+  document.documentElement.style.setProperty("--collect-ms", COLLECT_MS + "ms");
+  document.documentElement.style.setProperty("--deal-flight-ms", DEAL_FLIGHT_MS + "ms");
+  var FORCED_CARD = !!document.querySelector("[data-pace][data-forced-card]");
   var BEAT_MS = 2000; // site.css: .felt.beat > .result-banner
   var beatUntil = 0;
 
@@ -222,7 +239,10 @@
     }
     held = null;
     if (board() !== shown) boardChanged();
-    else if (!playing()) focusPlayable(board());
+    else if (!playing()) {
+      focusPlayable(board());
+      playForced(board());
+    }
     if (heldKey) {
       var key = heldKey;
       heldKey = null;
@@ -268,8 +288,9 @@
     felt.classList.add("moving");
     flights(felt);
     if (felt.hasAttribute("data-hand-end")) {
-      var stages = ["summary", "deal"];
+      var stages = SUMMARY_MS ? ["summary", "deal"] : ["deal"];
       if (felt.querySelector("[data-trick-pause]")) stages = ["trick", "collect"].concat(stages);
+      if (!SUMMARY_MS) felt.classList.add("summary-beside");
       choreograph(felt, stages);
     } else if (felt.classList.contains("dealt")) {
       choreograph(felt, ["deal"]);
@@ -387,6 +408,18 @@
     if (target) target.focus({ preventScroll: !target.matches("button") });
   }
 
+  // A forced card (the only one the player may play) played for them, if they asked for it in
+  // their settings: clicked, as the player would, once the table rests, once a board.
+  var forcedVersion = -1;
+  function playForced(current) {
+    if (!FORCED_CARD || !current || !current.hasAttribute("data-your-turn") || playing()) return;
+    var version = versionOf(current);
+    var cards = current.querySelectorAll(".my-hand .card-button[data-action=play]:not([disabled])");
+    if (version === forcedVersion || cards.length !== 1 || current.querySelector(".bids")) return;
+    forcedVersion = version;
+    cards[0].click();
+  }
+
   function boardChanged() {
     var current = board();
     if (!current || current === shown) return;
@@ -404,6 +437,7 @@
     wasMyTurn = myTurn;
     if (playing()) return; // the controls are usable once the table rests
     if (!first || myTurn) focusPlayable(current);
+    playForced(current);
   }
 
   ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:load"].forEach(

@@ -11,7 +11,7 @@ from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from games import services
-from games.models import HAND_END, Match, MatchStatus
+from games.models import HAND_END, HAND_END_BY_PACE, Match, MatchStatus, TablePace, pace_ms
 from games.services import computer
 from tests.matches import pass_if_allowed, start
 
@@ -53,5 +53,24 @@ def test_the_computer_waits_for_the_hands_end_before_its_move(alice, settings, m
             break
     task = DBTaskResult.objects.filter(status=TaskResultStatus.READY).latest("enqueued_at")
     assert task.args_kwargs["args"] == [match.pk, match.version]
-    assert task.run_after >= match.turn_started_at + timedelta(seconds=0.5)
+    # Not before the next hand is on the table, and no beat after it: the hand's end is the
+    # beat (the player's first control of the hand comes within the table's pace).
+    assert task.run_after == match.turn_started_at
     assert match.turn_started_at >= timezone.now() + HAND_END - timedelta(seconds=1)
+
+
+@pytest.mark.django_db
+def test_the_next_hand_waits_for_the_slower_of_the_two_tables(alice, bob):
+    services.player_table_pace_set(user=bob, pace=TablePace.RELAXED, forced_card=False)
+    match = start(alice, bob, move_seconds=30)
+    before = timezone.now()
+    match = until_a_hand_ends(match)
+    relaxed = HAND_END_BY_PACE[TablePace.RELAXED]
+    assert relaxed > HAND_END
+    assert before + relaxed <= match.turn_started_at <= timezone.now() + relaxed
+
+
+def test_the_quick_pace_ends_a_hand_within_two_and_a_half_seconds():
+    """The page's stages at the quick pace, and the server's wait, which is never shorter."""
+    assert pace_ms(TablePace.QUICK) <= HAND_END.total_seconds() * 1000 <= 2500
+    assert pace_ms(TablePace.RELAXED) <= HAND_END_BY_PACE[TablePace.RELAXED].total_seconds() * 1000

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib.auth import get_user_model
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
@@ -14,6 +16,7 @@ from ...models import (
     PlayerRating,
     PlayerSettings,
     RatingChange,
+    TablePace,
 )
 
 
@@ -70,10 +73,17 @@ def leaderboard(
 def rating_history(*, user, ladder: str = Ladder.LIVE) -> list[int]:
     """The user's rating on ``ladder`` after each rated match, oldest first, starting from the
     initial one."""
+    return [value for value, _when in rating_points(user=user, ladder=ladder)]
+
+
+def rating_points(*, user, ladder: str = Ladder.LIVE) -> list[tuple[int, datetime]]:
+    """``rating_history`` with when each rating was reached (the initial one: at the first
+    rated match, which it was the rating before)."""
     changes = RatingChange.objects.filter(player=user, ladder=ladder).order_by("created_at", "pk")
-    afters = list(changes.values_list("after", flat=True))
-    first = changes.values_list("before", flat=True).first()
-    return [first, *afters] if afters else []
+    rows = list(changes.values_list("before", "after", "created_at"))
+    if not rows:
+        return []
+    return [(rows[0][0], rows[0][2]), *((after, when) for _before, after, when in rows)]
 
 
 def table_look(*, user) -> dict:
@@ -93,6 +103,20 @@ def sound_on(*, user) -> bool:
     return PlayerSettings.objects.filter(user=user, sound=True).exists()
 
 
+def table_pace(*, user) -> tuple[str, bool]:
+    """The player's table pace (a ``TablePace`` value) and whether their page plays a forced
+    card for them: quick, and no, unless they chose otherwise."""
+    row = PlayerSettings.objects.filter(user=user).values_list("table_pace", "forced_card")
+    return row.first() or (TablePace.QUICK, False)
+
+
+def table_pace_slowest(*, user_ids) -> str:
+    """The slower pace of the players ``user_ids`` (a computer and a player who never chose
+    are quick): a hand's end waits for the slower of the two tables."""
+    relaxed = PlayerSettings.objects.filter(user_id__in=user_ids, table_pace=TablePace.RELAXED)
+    return TablePace.RELAXED if relaxed.exists() else TablePace.QUICK
+
+
 def bots_may_challenge(user) -> bool:
     return PlayerSettings.objects.filter(user=user, bot_challenges=True).exists()
 
@@ -101,6 +125,13 @@ def bot_ids(*, user_ids) -> set[int]:
     """Which of these users are bot accounts, in one query."""
     rows = PlayerSettings.objects.filter(user_id__in=set(user_ids), bot=True)
     return set(rows.values_list("user_id", flat=True))
+
+
+def suspended_account(*, user_id) -> object | None:
+    """The account ``user_id``, if a moderator suspended it and it is suspended still."""
+    found = get_user_model().objects.filter(pk=user_id, is_active=False).first()
+    suspensions = ModerationAction.objects.filter(kind=ModerationAction.Kind.SUSPEND)
+    return found if found and suspensions.filter(player=found).exists() else None
 
 
 def suspension_reason(*, user) -> str:

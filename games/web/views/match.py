@@ -15,9 +15,9 @@ from django.views.decorators.http import require_POST, require_safe
 from ... import services
 from ...db import selectors
 from ...db.public import PublicMatch, view_of
-from ...models import Match, MatchStatus, Theme
+from ...models import Match, MatchStatus, TablePace, Theme
 from ...presentation import export, hints, refusals, review
-from ...presentation.board import board_context
+from ...presentation.board import board_context, pace_context
 from ...presentation.jinja import render_board
 from ...presentation.replay import replay_context
 from ...services import throttle
@@ -67,6 +67,8 @@ def _match_page(request: HttpRequest, context: dict, status: int = 200) -> HttpR
     """The match page around its board (``context``: the board's), with its side panel's
     settings."""
     context.update(sound_on=selectors.sound_on(user=request.user), themes=Theme.choices)
+    pace = selectors.table_pace(user=request.user) if request.user.is_authenticated else None
+    context.update(pace_context(*(pace or (TablePace.QUICK, False))))
     context["board"] = render_board(context, request)
     return render(request, "match.html", context, status=status)
 
@@ -208,9 +210,11 @@ rematch_decline = _match_action(services.rematch_decline)
 @login_required
 @require_safe
 def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Every action of a finished match, one step at a time, every card face up."""
+    """Every action of a finished match, one step at a time, every card face up; a voided one
+    too, said to be voided (over all the same: its deals are no secret any more), without its
+    analysis."""
     match = match_or_404(match_id)
-    if match.status != MatchStatus.FINISHED:
+    if match.status not in (MatchStatus.FINISHED, MatchStatus.VOIDED):
         return render(
             request,
             "replay.html",
@@ -222,7 +226,9 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     except ValueError:
         step = 0
     context = replay_context(match, selectors.match_moves(match=match), step)
-    if request.GET.get("analysis") == "1":  # the "Analysis" toggle is on
+    # A voided match shows no analysis (nor puzzles): it no longer counts.
+    context["analysable"] = match.status == MatchStatus.FINISHED
+    if context["analysable"] and request.GET.get("analysis") == "1":  # the toggle is on
         stored = selectors.match_analysis(match=match)
         context["analysis"] = review.analysis_context(
             stored, context["step"], context["names"], context["steps"], match.seat_of(request.user)

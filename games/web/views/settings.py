@@ -21,7 +21,7 @@ from ...presentation import refusals
 from ...services.players import player_api_origins_set
 from ...services.turn_mail import stop_token_user
 from ..context_processors import SESSION_LOOK, table_look
-from ..forms import ApiOriginsForm, ApiTokenForm, TurnMailForm
+from ..forms import ApiOriginsForm, ApiTokenForm, TablePaceForm, TurnMailForm
 from .common import base_url, safe_target
 
 
@@ -99,7 +99,11 @@ def look_set(request: HttpRequest) -> HttpResponse:
 def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "",
                    status: int = 200, origins_form: ApiOriginsForm | None = None,
                    mail_form: TurnMailForm | None = None,
+                   pace_form: TablePaceForm | None = None,
                    ) -> HttpResponse:  # fmt: skip
+    if pace_form is None:
+        pace, forced_card = selectors.table_pace(user=request.user)
+        pace_form = TablePaceForm(initial={"pace": pace, "forced_card": forced_card})
     if mail_form is None:
         wanted = selectors.turn_mail_wanted(user=request.user)
         mail_form = TurnMailForm(initial={"email": request.user.email, "allowed": wanted})
@@ -110,6 +114,7 @@ def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "
         "form": form or ApiTokenForm(),
         "origins_form": origins_form,
         "mail_form": mail_form,
+        "pace_form": pace_form,
         "tokens": ApiToken.objects.filter(user=request.user, revoked_at__isnull=True),
         "new_token": new_token,
         "is_bot": is_bot(request.user),
@@ -226,6 +231,22 @@ def turn_mail_set(request: HttpRequest) -> HttpResponse:
     services.player_turn_mail_set(
         user=request.user, allowed=form.cleaned_data["allowed"], email=form.cleaned_data["email"]
     )
+    messages.success(request, _("Saved."))
+    return redirect("settings")
+
+
+@login_required
+@require_POST
+def table_pace_set(request: HttpRequest) -> HttpResponse:
+    """The table's pace (quick or relaxed) and whether a forced card is played for the player:
+    the match page reads them when it opens, the server for the next hand's first turn."""
+    form = TablePaceForm(request.POST)
+    if not form.is_valid():
+        return _settings_page(request, pace_form=form, status=400)
+    services.player_table_pace_set(
+        user=request.user, pace=form.cleaned_data["pace"],
+        forced_card=form.cleaned_data["forced_card"],
+    )  # fmt: skip
     messages.success(request, _("Saved."))
     return redirect("settings")
 
