@@ -40,8 +40,9 @@ def test_a_players_wording_accepted_by_a_moderator_is_on_the_page(
             "[data-message]", has=page.locator("[data-msgid]", has_text="Leaderboard")
         )
         item = item.filter(has=page.locator("[data-msgstr]", has_text=heading)).first
-        item.locator("summary").click()
-        item.locator("textarea[name=text]").fill(BETTER)
+        box = item.locator("textarea[name=text]")
+        assert box.input_value() == heading  # open, ready to type in, with today's wording
+        box.fill(BETTER)
         item.locator("input[name=note]").fill("Liiska ciyaartoyda ayaa la kala sarreeyaa")
         item.locator("input[name=credit]").check()
         item.locator("[data-action=suggest]").click()
