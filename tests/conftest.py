@@ -141,6 +141,16 @@ def inbox(settings):
 
 
 @pytest.fixture
+def alice_page(alice):
+    """A client logged in as alice."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(alice)
+    return client
+
+
+@pytest.fixture
 def own_catalogues(settings, tmp_path):
     """A copy of the catalogues for this test to write into: the project's stay as they are."""
     import shutil

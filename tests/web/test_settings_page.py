@@ -16,13 +16,6 @@ from tests.matches import start
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def alice_page(alice) -> Client:
-    client = Client()
-    client.force_login(alice)
-    return client
-
-
 def test_a_new_token_is_shown_once_and_works(alice, alice_page):
     made = alice_page.post("/settings/tokens", {"name": "my bot", "scopes": ["read"]})
     assert made.status_code == 302 and made["Location"] == "/settings/"  # POST, redirect, GET

@@ -7,19 +7,11 @@ import json
 import re
 
 import pytest
-from django.test import Client
 
 from games import services
 from games.models import PlayerSettings, TablePace
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def alice_page(alice) -> Client:
-    client = Client()
-    client.force_login(alice)
-    return client
 
 
 def test_quick_is_the_default_and_relaxed_is_kept_with_the_forced_card(alice, alice_page):
