@@ -824,6 +824,13 @@ class Guest(models.Model):
 GUEST_USERNAME = "Guest {}"
 
 
+def is_computer(user) -> bool:
+    """Whether ``user`` (or a username) is one of the computer's accounts ("computer-easy"),
+    which sign-up reserves."""
+    name = user if isinstance(user, str) else getattr(user, "username", "")
+    return name.startswith(COMPUTER_USERNAME.format(""))
+
+
 def is_guest(user) -> bool:
     """Whether ``user`` is a guest (one query, remembered on the user object)."""
     if user is None or not getattr(user, "pk", None):

@@ -13,21 +13,18 @@ from .. import caches
 from ..models import COMPUTER_USERNAME
 from .cards import SUIT_NAMES, Card
 
+# The computer's accounts ("computer-easy") as the table names them, in the viewer's words.
 COMPUTER_NAMES = {
-    "easy": gettext_lazy("Computer (easy)"),
-    "medium": gettext_lazy("Computer (medium)"),
-    "hard": gettext_lazy("Computer (hard)"),
+    COMPUTER_USERNAME.format("easy"): gettext_lazy("Computer (easy)"),
+    COMPUTER_USERNAME.format("medium"): gettext_lazy("Computer (medium)"),
+    COMPUTER_USERNAME.format("hard"): gettext_lazy("Computer (hard)"),
 }
 
 
 def player_name(username: str) -> str:
     """A player as the table names them: a person by their name, the computer in the viewer's
-    words ("Computer (easy)"), never by its account's name ("computer-easy", which sign-up
-    keeps for the computer)."""
-    prefix = COMPUTER_USERNAME.format("")
-    if username.startswith(prefix) and username[len(prefix) :] in COMPUTER_NAMES:
-        return str(COMPUTER_NAMES[username[len(prefix) :]])
-    return username
+    words ("Computer (easy)"), never by its account's name (which sign-up keeps for it)."""
+    return str(COMPUTER_NAMES.get(username, username))
 
 
 def outcome_line(result, seat, names) -> str:

@@ -14,7 +14,14 @@ from django.utils import timezone
 from .. import tasks
 from ..db.selectors.players import bots_may_challenge
 from ..errors import Conflict, GameError, NotAllowed, NotFound
-from ..models import COMPUTER_USERNAME, Challenge, DeclineReason, Match, is_bot, is_guest
+from ..models import (
+    Challenge,
+    DeclineReason,
+    Match,
+    is_bot,
+    is_computer,
+    is_guest,
+)
 from . import events, throttle
 from .clocks import DEFAULT_MOVE_SECONDS
 from .follows import blocked
@@ -42,7 +49,7 @@ def challenge_create(*, user, challenged, **options) -> Challenge:
         raise NotAllowed("guest_challenge")
     if is_guest(challenged):
         raise NotAllowed("not_challengeable", player=challenged.username)
-    if not challenged.is_active or challenged.username.startswith(COMPUTER_USERNAME.format("")):
+    if not challenged.is_active or is_computer(challenged):
         raise NotAllowed("not_challengeable", player=challenged.username)
     if blocked(by=challenged, player=user):
         raise NotAllowed("challenge_blocked", player=challenged.username)

@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ..errors import LimitReached, NotAllowed
-from ..models import COMPUTER_USERNAME, Block, Challenge, Follow, is_guest
+from ..models import Block, Challenge, Follow, is_computer, is_guest
 from . import events, throttle
 
 # The most players one may follow (each of their arrivals is a push to this player's list).
@@ -26,8 +26,7 @@ def _checked(user, player, self_code: str) -> None:
         raise NotAllowed(self_code)
     if is_guest(user):
         raise NotAllowed("guest_account")  # a guest's list would end with its visit
-    computer = player.username.startswith(COMPUTER_USERNAME.format(""))
-    if not player.is_active or computer or is_guest(player):
+    if not player.is_active or is_computer(player) or is_guest(player):
         raise NotAllowed("not_followable", player=player.username)
     throttle.limit("follow", user, CHANGES_PER_10_MINUTES, 600)
 

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..errors import Conflict, GameError, NotAllowed, TooOften
-from ..models import COMPUTER_USERNAME, ModerationAction, Report, is_guest
+from ..models import ModerationAction, Report, is_computer, is_guest
 from .core import match_locked, players_locked
 from .moderation import audit_record, reason_checked
 
@@ -44,7 +44,7 @@ def report_player(*, reporter, reported, reason: str, details: str = "") -> Repo
         raise GameError("bad_report_reason")
     if reported.pk == reporter.pk:
         raise GameError("report_self")
-    if reported.username.startswith(COMPUTER_USERNAME.format("")):
+    if is_computer(reported):
         raise NotAllowed("report_computer")
     if is_guest(reporter):
         raise NotAllowed("report_guest")

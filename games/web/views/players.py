@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from ... import services
 from ...db import selectors
-from ...models import COMPUTER_USERNAME, Ladder, Report, is_guest
+from ...models import Ladder, Report, is_computer, is_guest
 from ...presentation import refusals
 from ...presentation.charts import line_chart
 from ..forms import MatchCreateForm, ReportForm
@@ -29,7 +29,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 def profile_page(request, player, form: MatchCreateForm | None = None, status: int = 200):
     other = player.pk != request.user.pk and player.is_active
-    computer = player.username.startswith(COMPUTER_USERNAME.format(""))
+    computer = is_computer(player)
     can_reach = other and not computer and not is_guest(request.user) and not is_guest(player)
     context = {
         "player": player,
