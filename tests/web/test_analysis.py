@@ -4,7 +4,6 @@ the replay and linked from the end screen; never reachable before the match is o
 from __future__ import annotations
 
 import copy
-import dataclasses
 import random
 import re
 
@@ -23,6 +22,7 @@ from games.models import Match, MatchAnalysis, MatchStatus
 from games.presentation import review
 from games.presentation.review import points
 from tests.matches import play_to_the_end, start
+from tests.support.analyses import a_pass_at_nine_all
 from tests.tasks import queued, run_due_tasks
 from tests.web.test_consumers import board, socket
 
@@ -315,13 +315,7 @@ def test_a_flagged_decision_shows_its_reason_its_best_lines_and_the_chances_grap
 
 
 def test_a_choice_the_score_makes_wrong_is_explained_in_words():
-    state = new_match(19, Rules())
-    decision = analysis.decide(
-        dataclasses.replace(state, scores=(9, 9)), "pass", 0, random.Random(1), 100, {}
-    )
-    stored = analysis.as_json([decision])
-    stored["hands"] = [{"index": 0, "hand": 0, "scores": [9, 9], "dealer": state.dealer,
-                        "chance": 0.5, "over": False}]  # fmt: skip
+    stored = a_pass_at_nine_all()
     a = review.analysis_context(stored, 0, ["alice", "bob"], 10, 0)
     html = render_to_string("partials/analysis.html", {"a": a})
     assert "At 9–9 this hand can end the match: this choice is graded by its chance" in html

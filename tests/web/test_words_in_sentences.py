@@ -5,8 +5,6 @@ form's label ends in no Latin colon."""
 
 from __future__ import annotations
 
-import dataclasses
-import random
 import re
 
 import pytest
@@ -16,11 +14,11 @@ from django.test import Client
 from django.utils import translation
 
 from games import services
-from games.bots import analysis
 from games.db import selectors
-from games.engine import Rules, legal_actions, new_match
+from games.engine import legal_actions
 from games.presentation import hints, learn, review
 from games.presentation.replay import replay_context
+from tests.support.analyses import a_pass_at_nine_all
 
 OTHERS = [code for code, _name in settings.LANGUAGES if code != "en"]
 ACTIONS = ["pass", "order_up", "accept", "take_up", "leave", "name:H", "joker:S", "discard:9C",
@@ -50,13 +48,7 @@ def test_an_action_named_in_a_burmese_sentence_is_a_noun_not_a_buttons_will():
 
 
 def test_the_analysis_names_the_better_option_as_a_noun_in_burmese_and_amharic():
-    state = new_match(19, Rules())
-    decision = analysis.decide(
-        dataclasses.replace(state, scores=(9, 9)), "pass", 0, random.Random(1), 100, {}
-    )
-    stored = analysis.as_json([decision])
-    stored["hands"] = [{"index": 0, "hand": 0, "scores": [9, 9], "dealer": state.dealer,
-                        "chance": 0.5, "over": False}]  # fmt: skip
+    stored = a_pass_at_nine_all()
     shown = {}
     for code in ("my", "am"):
         with translation.override(code):
