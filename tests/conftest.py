@@ -100,6 +100,17 @@ def api_contract(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def site_language():
+    """Each test starts in the site's language: a request through the test client leaves its
+    language active in the thread (LocaleMiddleware), which the next test would read."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # The real hasher takes about half a second a password by design; tests make dozens.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
