@@ -211,10 +211,14 @@ def index(code: str) -> Index:
 def page_messages(code: str, page_text: str) -> PageMatch:
     """The language's messages that the words a player saw on a page show (the first
     ``PAGE_TEXT_LIMIT`` characters of them): a message counts when its pattern matches beside
-    one of the first occurrences of its anchor."""
+    one of the first ``ANCHOR_TRIES`` occurrences of its anchor, unless that match lies inside
+    a longer message's (Thai "player" inside "leaderboard", a short message inside any run of
+    Thai or Burmese letters)."""
     seen = " ".join(page_text[:PAGE_TEXT_LIMIT].split())
-    found, searches = [], 0
-    for message in index(code).messages:
+    spans_of: dict[int, set[tuple[int, int]]] = {}
+    searches = 0
+    messages = index(code).messages
+    for number, message in enumerate(messages):
         if message.pattern is None:
             continue
         at = seen.find(message.anchor)
@@ -223,11 +227,25 @@ def page_messages(code: str, page_text: str) -> PageMatch:
                 break
             searches += 1
             start = max(0, at - message.reach)
-            if message.pattern.search(seen, start, at + len(message.anchor) + message.reach):
-                found.append(message.row())
+            hit = message.pattern.search(seen, start, at + len(message.anchor) + message.reach)
+            if hit:
+                spans_of[number] = {hit.span()}
                 break
             at = seen.find(message.anchor, at + 1)
+    inside = _inside(set().union(*spans_of.values()))
+    found = [messages[n].row() for n, spans in spans_of.items() if spans - inside]
     return PageMatch(found, searches)
+
+
+def _inside(spans: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The spans that lie inside another: one before it in (start, longest first) order
+    reaches as far (a sweep, not a comparison of every pair)."""
+    inside, reach = set(), -1
+    for span in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if reach >= span[1]:
+            inside.add(span)
+        reach = max(reach, span[1])
+    return inside
 
 
 def messages(code: str, query: str = "") -> list[dict]:

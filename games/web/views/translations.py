@@ -63,7 +63,6 @@ def review(request: HttpRequest) -> HttpResponse:
         except throttle.Throttled as error:
             return wait_page(request, refusals.words(error), error.retry_after)
         found = catalogues.page_messages(language, page_text).found
-        found = _shown_alone(language, page_text, found)
     else:
         found = catalogues.messages(language, query=query)
     pages = Paginator(found, PAGE_SIZE)
@@ -84,37 +83,6 @@ def review(request: HttpRequest) -> HttpResponse:
         "sent": request.GET.get("sent") == "1",
     }
     return render(request, "translate.html", context)
-
-
-# Occurrences of a message found on a page that are looked at to see whether one stands alone.
-SHOWN_TRIES = 8
-
-
-def _shown_alone(language: str, page_text: str, found: list[dict]) -> list[dict]:
-    """Of the messages found in a page's words, those the page shows on their own: one found
-    only inside a longer one found (Thai "player" inside "leaderboard", a word inside a
-    sentence, a short message inside any run of Thai or Burmese letters) is left out."""
-    seen = " ".join(page_text[: catalogues.PAGE_TEXT_LIMIT].split())
-    by_key = {(m.msgctxt, m.msgid): m for m in catalogues.index(language).messages}
-    spans_of = {}
-    for row in found:
-        message = by_key.get((row["msgctxt"], row["msgid"]))
-        spans, at = set(), seen.find(message.anchor) if message else -1
-        while at >= 0 and len(spans) < SHOWN_TRIES:
-            start = max(0, at - message.reach)
-            hit = message.pattern.search(seen, start, at + len(message.anchor) + message.reach)
-            if hit:
-                spans.add(hit.span())
-            at = seen.find(message.anchor, at + 1)
-        spans_of[(row["msgctxt"], row["msgid"])] = spans
-    # A span lies inside another if one before it in (start, longest first) order reaches as
-    # far: a sweep, not a comparison of every pair.
-    inside, reach = set(), -1
-    for span in sorted(set().union(*spans_of.values()), key=lambda s: (s[0], -s[1])):
-        if reach >= span[1]:
-            inside.add(span)
-        reach = max(reach, span[1])
-    return [row for row in found if spans_of[(row["msgctxt"], row["msgid"])] - inside]
 
 
 @login_required
