@@ -123,7 +123,9 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
     to answer, the player's own waiting for an answer, matches opened by players they follow)
     whenever they change, and takes the page to a match that has just started for the player
     (a rematch or a challenge accepted). On the list of the players one follows
-    (``?following=1``), sends the list again when one of them comes online.
+    (``?following=1``), sends the list again when one of them comes online; on an arena's
+    page (``?arena=``) its live part, at the end of one of its matches (``&after=``) the wait
+    for the next one, whenever the arena changes.
     Like the player's other sockets it closes when their session ends."""
 
     async def connect(self) -> None:
@@ -134,6 +136,9 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
         self.following = b"following=1" in query
         arena = next((q[6:] for q in query if q.startswith(b"arena=")), b"")
         self.arena_id = int(arena) if arena.isdigit() and len(arena) < 10 else None
+        # The end of an arena match (``after``: its id) shows only what became of the pairing.
+        after = next((q[6:] for q in query if q.startswith(b"after=")), b"")
+        self.after = int(after) if after.isdigit() and len(after) < 10 else None
         if not await self.open_counted():
             return
         if self.arena_id is not None:
@@ -171,10 +176,11 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
         arena = selectors.arena_by_id(self.arena_id)
         if arena is None:
             return ""
+        live = selectors.arena_live(arena=arena, user=self.user)
         with translation.override(self.language):
-            return render_to_string(
-                "arena.html#live", selectors.arena_live(arena=arena, user=self.user)
-            )
+            if self.after is not None:
+                return render_to_string("arena.html#next", {**live, "after": self.after})
+            return render_to_string("arena.html#live", live)
 
     async def tell_suspended(self) -> None:
         await self.send(text_data=await in_database(self._render_suspended)())

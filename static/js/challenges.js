@@ -88,37 +88,42 @@
     }
   }
 
-  // The end of an arena match asks again every few seconds (htmx): when the pairing has
-  // started the player's next match, the answer names it and the page goes.
-  document.addEventListener("htmx:afterSettle", function () {
-    var goto = document.querySelector("[data-arena-next] [data-goto]");
-    if (goto && goto.dataset.goto !== window.location.pathname) {
-      window.location.assign(goto.dataset.goto);
-    }
-  });
-
   // An arena's page: its live part (standings, clock, what the player may do) comes over
-  // this socket as it changes; only while the socket is closed (the server restarting, the
-  // network changing, too many pages open) does the page ask for it, every 30 s.
+  // this socket as it changes; so does, at the end of an arena match, what became of the
+  // pairing (the next match: the page goes there). Only while the socket is closed (the
+  // server restarting, the network changing, too many pages open) does the page ask, every 30 s.
   var socketOpen = false;
-  var arenaLive = document.querySelector("[data-arena-live]");
-  if (arenaLive) {
-    window.setInterval(function () {
-      var live = document.querySelector("[data-arena-live]");
-      if (socketOpen || !live) return;
-      fetch(live.dataset.arenaLive, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
-        .then(function (response) { return response.ok ? response.text() : ""; })
-        .then(function (html) { if (html && !socketOpen) show(html); })
-        .catch(function () {});
-    }, 30000);
+  window.setInterval(function () {
+    var live = document.querySelector("[data-arena-live]");
+    if (socketOpen || !live) return;
+    fetch(live.dataset.arenaLive, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : ""; })
+      .then(function (html) { if (html && !socketOpen) show(html); })
+      .catch(function () {});
+  }, 30000);
+
+  function query() {
+    var arena = document.querySelector("[data-arena-page]");
+    if (arena) return "?arena=" + arena.dataset.arenaPage;
+    var next = document.querySelector("[data-arena-next]");
+    if (next) return "?arena=" + next.dataset.arenaNext + "&after=" + next.dataset.after;
+    return document.getElementById("following") ? "?following=1" : "";
   }
+
+  // A match of an arena ended while the page was open: the socket opens again to hear the
+  // arena (its first answer says whether the next match has begun already).
+  var socket = null;
+  var asked = "";
+  function askedAgain() {
+    if (socket && socketOpen && query() !== asked) socket.close();
+  }
+  document.addEventListener("htmx:afterSettle", askedAgain);
+  document.addEventListener("htmx:wsAfterMessage", askedAgain); // the board's pushes
 
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    var arena = document.querySelector("[data-arena-page]");
-    var query = arena ? "?arena=" + arena.dataset.arenaPage
-      : document.getElementById("following") ? "?following=1" : "";
-    var socket = new WebSocket(scheme + window.location.host + "/ws/me/" + query);
+    asked = query();
+    socket = new WebSocket(scheme + window.location.host + "/ws/me/" + asked);
     socket.onopen = function () {
       delay = 1000;
       socketOpen = true;

@@ -102,6 +102,8 @@ def arena_pause(request: HttpRequest, arena_id: int) -> HttpResponse:
 @require_safe
 def arena_next(request: HttpRequest, arena_id: int) -> HttpResponse:
     """At the end of an arena match: the next match, once the pairing has started it (the
-    page goes there), or the wait (htmx asks again every few seconds)."""
+    page goes there), or the wait: asked for only while the page's socket, which pushes it,
+    is closed (static/js/challenges.js)."""
     live = selectors.arena_live(arena=_arena_or_404(arena_id), user=request.user)
-    return render(request, "arena.html#next", live)
+    after = request.GET.get("after", "")
+    return render(request, "arena.html#next", {**live, "after": after if after.isdigit() else ""})
