@@ -1,0 +1,73 @@
+"""The site's models, one module per aggregate; every name is imported from here
+(``from games.models import Match``), whichever module holds it.
+
+- ``match``: a match (options, status, clock, snapshot), its moves and its analysis; the
+  computer's strengths, the clocks' constants, the table's paces
+- ``rating``: players' Elo ratings on each ladder, and each match's change to them
+- ``social``: challenges, follows and blocks
+- ``arena``: arenas, their players, invitations and log
+- ``puzzle``: puzzles, puzzle ratings and attempts
+- ``moderation``: reports and the moderators' audit log
+- ``players``: a player's settings, bots, guests, the computer's accounts, names' skeletons
+- ``api``: personal API tokens
+- ``i18n``: players' suggested wordings of the site's messages
+- ``presence``: open sockets and streams, the task workers' heartbeats
+- ``base``: what several share (append-only rows)
+
+The modules import only ``base`` and each other's non-model names (``MatchOptions``,
+``Ladder``, ``TablePace``); a relation to another module's model is by name
+(``"games.Match"``), so no module needs one that needs it back. All keep the app's label
+("games") and their tables.
+"""
+
+from .api import ApiToken
+from .arena import Arena, ArenaAudit, ArenaInvite, ArenaPlayer
+from .base import AppendOnly
+from .i18n import TranslationSuggestion
+from .match import (
+    ABANDON_AFTER,
+    DEALT_CARDS,
+    FIRST_ACTION_SECONDS,
+    HAND_END,
+    HAND_END_BY_PACE,
+    PACE_STAGES,
+    Computer,
+    EndReason,
+    Match,
+    MatchAnalysis,
+    MatchOptions,
+    MatchStatus,
+    Move,
+    RematchState,
+    TablePace,
+    closed_to_watchers,
+    pace_ms,
+)
+from .moderation import ModerationAction, Report
+from .players import (
+    COMPUTER_USERNAME,
+    GUEST_USERNAME,
+    Guest,
+    NameSkeleton,
+    PlayerSettings,
+    Theme,
+    is_bot,
+    is_computer,
+    is_guest,
+)
+from .presence import Connection, WorkerBeat
+from .puzzle import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleTheme
+from .rating import Ladder, PlayerRating, RatingChange
+from .social import Block, Challenge, DeclineReason, Follow
+
+__all__ = [
+    "ABANDON_AFTER", "COMPUTER_USERNAME", "DEALT_CARDS", "FIRST_ACTION_SECONDS",
+    "GUEST_USERNAME", "HAND_END", "HAND_END_BY_PACE", "PACE_STAGES", "ApiToken",
+    "AppendOnly", "Arena", "ArenaAudit", "ArenaInvite", "ArenaPlayer", "Block", "Challenge",
+    "Computer", "Connection", "DeclineReason", "EndReason", "Follow", "Guest", "Ladder",
+    "Match", "MatchAnalysis", "MatchOptions", "MatchStatus", "ModerationAction", "Move",
+    "NameSkeleton", "PlayerRating", "PlayerSettings", "Puzzle", "PuzzleAttempt",
+    "PuzzleRating", "PuzzleTheme", "RatingChange", "RematchState", "Report", "TablePace",
+    "Theme", "TranslationSuggestion", "WorkerBeat", "closed_to_watchers", "is_bot",
+    "is_computer", "is_guest", "pace_ms",
+]  # fmt: skip
