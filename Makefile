@@ -62,6 +62,7 @@ test: $(VENV)/.dev
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache --no-logo
 
 format: $(VENV)/.dev
 	$(BIN)/ruff format .

@@ -1,8 +1,9 @@
 """Every import a tree of Python files makes, read from the source: ``import x``, ``from x import
 y``, relative imports resolved against the file's package, and ``importlib.import_module("x")``
 or ``__import__("x")`` with a constant name, wherever they stand (a function's body too).
-The layer and purity guards read the project through it; their tests run them on a scratch
-copy with a breach planted, to show that each guard sees what it is there to see."""
+The purity guard and what import-linter cannot see (loops run at import time, imports by name)
+read the project through it; their tests run them on a scratch copy with a breach planted, to
+show that each guard sees what it is there to see."""
 
 from __future__ import annotations
 
@@ -18,10 +19,11 @@ class Import:
     names: tuple[str, ...]  # the names taken (``from x import a, b``), empty for ``import x``
     top_level: bool  # run when the module is imported (not inside a function or class)
     line: int
+    by_name: bool = False  # importlib.import_module("x") or __import__("x"): no statement
 
 
 def module_of(path: Path, root: Path) -> str:
-    """``root/games/db/public.py`` -> ``games.db.public`` (``root`` holds the top package)."""
+    """``root/games/public/match.py`` -> ``games.public.match`` (``root`` holds the top package)."""
     parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
@@ -49,7 +51,7 @@ def imports_of(path: Path, root: Path) -> list[Import]:
             names = tuple(alias.name for alias in node.names)
             found.append(Import(module, target, names, at_top, node.lineno))
         elif isinstance(node, ast.Call) and _dynamic(node):
-            found.append(Import(module, node.args[0].value, (), False, node.lineno))
+            found.append(Import(module, node.args[0].value, (), False, node.lineno, True))
     return found
 
 
@@ -108,17 +110,3 @@ def graph(package_dir: Path, top_level_only: bool = False) -> dict[str, set[str]
             continue
         edges[found.module] |= targets(found, modules) - {found.module}
     return edges
-
-
-def reachable(edges: dict[str, set[str]], start: str) -> dict[str, list[str]]:
-    """Every module ``start`` reaches, each with one chain of imports that gets there."""
-    chains = {start: [start]}
-    todo = [start]
-    while todo:
-        here = todo.pop()
-        for there in sorted(edges.get(here, ())):
-            if there not in chains:
-                chains[there] = [*chains[here], there]
-                todo.append(there)
-    del chains[start]
-    return chains

@@ -1,86 +1,45 @@
 """The layers of ``games`` (CONTRIBUTING draws them) import one way, followed transitively:
-each module reaches, through any chain of imports (relative ones, and those inside a
-function, included), only modules of its own layer or the ones below it; presentation reaches
-no read and no write; no module takes another's private names; no module imports, when it is
-imported, one that imports it back. Each guard is also run on a scratch copy of ``games`` with
-a breach planted, and must find it."""
+import-linter's contracts in pyproject.toml (``[tool.importlinter]``: the layers, presentation
+reaching no read and no write, the engine and the bots on their own), checked by running
+``lint-imports`` as ``make lint`` does. What it cannot see is guarded here: an import by name
+(``importlib.import_module``), which no contract follows, and a loop of imports run when a
+module is imported (the private names: tests/test_code_rules.py). Each guard also runs on a
+scratch copy of ``games`` with a breach planted, and must find it."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from .imports import graph, project_imports, reachable
+from .imports import graph, project_imports
 
-GAMES = Path(__file__).resolve().parents[1] / "games"
-
-# Bottom to top; a module belongs to the first layer one of whose prefixes it starts with. The
-# engine and the bots are guarded more strictly still (tests/engine/test_purity.py).
-LAYERS = [
-    ("pure", ("games.engine", "games.bots", "games.rating", "games.arena", "games.errors",
-              "games.caches")),
-    ("models", ("games.models",)),
-    ("reads", ("games.db", "games.i18n")),
-    ("writes", ("games.services", "games.tasks")),
-    ("presentation", ("games.presentation", "games.templatetags")),
-    ("edges", ("games.web", "games.realtime", "games.api", "games.admin", "games.apps",
-               "games.management")),
-]  # fmt: skip
-# What presentation must not reach: it builds from values it is given.
-READS_AND_WRITES = ("games.db.selectors", "games.db.prepared", "games.db.statements",
-                    "games.services", "games.tasks")  # fmt: skip
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ROOT / "games"
 
 
-def layer_of(module: str) -> int | None:
-    for rank, (_name, prefixes) in enumerate(LAYERS):
-        if any(module == p or module.startswith(p + ".") for p in prefixes):
-            return rank
-    return None
+def lint_imports(root: Path) -> tuple[int, str]:
+    """``lint-imports`` run on the ``games`` below ``root`` with its pyproject.toml: its exit
+    code and what it printed, in lines wide enough that no chain is cut."""
+    command = "from importlinter.cli import lint_imports_command; lint_imports_command()"
+    env = {**os.environ, "PYTHONPATH": str(root), "COLUMNS": "300"}
+    done = subprocess.run(
+        [sys.executable, "-c", command, "--no-cache", "--no-logo", "--config", "pyproject.toml"],
+        cwd=root, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    return done.returncode, done.stdout + done.stderr
 
 
-def within(module: str, prefixes: tuple[str, ...]) -> bool:
-    return any(module == p or module.startswith(p + ".") for p in prefixes)
-
-
-def upward_imports(games: Path) -> list[str]:
-    """Each module that reaches a module of a higher layer, with the chain that does."""
-    edges = graph(games)
-    found = []
-    for module in sorted(edges):
-        rank = layer_of(module)
-        if rank is None:
-            continue
-        for there, chain in reachable(edges, module).items():
-            above = layer_of(there)
-            if above is not None and above > rank:
-                found.append(" -> ".join(chain))
-                break
-    return found
-
-
-def presentation_reads(games: Path) -> list[str]:
-    edges = graph(games)
-    found = []
-    for module in sorted(edges):
-        if layer_of(module) != 4:
-            continue
-        for there, chain in reachable(edges, module).items():
-            if within(there, READS_AND_WRITES):
-                found.append(" -> ".join(chain))
-                break
-    return found
-
-
-def private_imports(games: Path) -> list[str]:
-    """``from x import _name`` between modules (``gettext as _`` takes a public name)."""
+def imports_by_name(games: Path) -> list[str]:
+    """``importlib.import_module("games...")`` and the like: import-linter does not see them."""
     return [
-        f"{found.module}:{found.line} takes {name} from {found.target}"
+        f"{found.module}:{found.line} imports {found.target} by name"
         for found in project_imports(games)
-        if found.target.startswith("games")
-        for name in found.names
-        if name.startswith("_")
+        if found.by_name and found.target.split(".")[0] == "games"
     ]
 
 
@@ -109,23 +68,14 @@ def import_cycles(games: Path) -> list[list[str]]:
     return [c for c in cycles if not within_a_package(c)]
 
 
-def test_every_module_of_games_has_a_layer():
-    edges = graph(GAMES)
-    assert len(edges) > 60
-    unplaced = sorted(m for m in edges if layer_of(m) is None and m != "games")
-    assert unplaced == []
+def test_the_import_contracts_are_kept():
+    code, output = lint_imports(ROOT)
+    assert code == 0, output
+    assert "4 kept, 0 broken" in output
 
 
-def test_no_module_reaches_a_layer_above_its_own():
-    assert upward_imports(GAMES) == []
-
-
-def test_presentation_reaches_no_read_and_no_write():
-    assert presentation_reads(GAMES) == []
-
-
-def test_no_module_takes_another_modules_private_names():
-    assert private_imports(GAMES) == []
+def test_no_module_of_games_imports_one_of_games_by_name():
+    assert imports_by_name(GAMES) == []
 
 
 def test_no_module_of_games_imports_one_that_imports_it_back():
@@ -137,52 +87,88 @@ def test_no_module_of_games_imports_one_that_imports_it_back():
 
 @pytest.fixture
 def scratch(tmp_path) -> Path:
-    copy = tmp_path / "games"
-    shutil.copytree(GAMES, copy, ignore=shutil.ignore_patterns("__pycache__", "migrations"))
-    return copy
+    shutil.copytree(
+        GAMES, tmp_path / "games", ignore=shutil.ignore_patterns("__pycache__", "migrations")
+    )
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    return tmp_path
 
 
-def plant(games: Path, module: str, line: str, inside_a_function: bool = False) -> None:
-    path = games / (module.replace(".", "/") + ".py")
+def plant(root: Path, where: str, line: str, inside_a_function: bool = False) -> int:
+    """Adds ``line`` at the end of ``games/<where>``; returns its line number."""
+    path = root / "games" / where
+    text = path.read_text().rstrip("\n") + "\n\n"
     if inside_a_function:
-        line = "\n\ndef _planted():\n    " + line + "\n"
-    path.write_text(path.read_text() + "\n" + line + "\n")
+        text += "\ndef _planted():\n"
+        line = "    " + line
+    path.write_text(text + line + "\n")
+    return len(text.splitlines()) + 1
 
 
-def test_the_layer_guard_sees_a_write_reaching_presentation_through_a_function(scratch):
-    plant(scratch, "services.core", "from ..presentation import refusals", inside_a_function=True)
-    assert any(chain.startswith("games.services.core -> games.presentation") for chain in
-               upward_imports(scratch))  # fmt: skip
+def broken(root: Path) -> str:
+    code, output = lint_imports(root)
+    assert code == 1, output
+    return output
 
 
-def test_the_layer_guard_follows_imports_through_other_modules(scratch):
+def test_the_layer_contract_sees_a_write_reaching_presentation_through_a_function(scratch):
+    line = plant(scratch, "services/core.py", "from ..presentation import refusals", True)
+    output = broken(scratch)
+    assert "games.services is not allowed to import games.presentation" in output
+    assert f"games.services.core -> games.presentation.refusals (l.{line})" in output
+
+
+def test_the_layer_contract_sees_an_absolute_import(scratch):
+    line = plant(scratch, "public/match.py", "import games.web.forms")
+    output = broken(scratch)
+    assert "games.public is not allowed to import games.web" in output
+    assert f"games.public.match -> games.web.forms (l.{line})" in output
+
+
+def test_the_layer_contract_wants_a_layer_for_every_new_module(scratch):
+    (scratch / "games" / "cards.py").write_text("SUITS = 'CDHS'\n")
+    output = broken(scratch)
+    assert "The following modules are not listed as layers:\n\n- games.cards" in output
+
+
+def test_the_presentation_contract_follows_imports_through_other_modules(scratch):
     # The public face (a read's value) reaching a selector: presentation now reads, two steps on.
-    plant(scratch, "db.public", "from .selectors import rating_of")
-    assert presentation_reads(GAMES) == []
-    found = presentation_reads(scratch)
-    assert "games.presentation.board -> games.db.public -> games.db.selectors" in found
+    line = plant(scratch, "public/match.py", "from ..db.selectors import rating_of")
+    output = broken(scratch)
+    assert "games.presentation is not allowed to import games.db.selectors" in output
+    assert f"games.public.match -> games.db.selectors (l.{line})" in output
 
 
-def test_the_layer_guard_sees_an_absolute_import_and_a_dynamic_one(scratch):
-    plant(scratch, "db.public", "import games.web.forms")
-    plant(scratch, "models", 'importlib.import_module("games.services.core")')
-    found = upward_imports(scratch)
-    assert any(chain.startswith("games.db.public -> games.web.forms") for chain in found)
-    assert any(chain.startswith("games.models -> games.services.core") for chain in found)
+@pytest.mark.parametrize(
+    ("where", "line", "seen"),
+    [
+        ("engine/view.py", "from .. import bots",
+         "games.engine is not allowed to import games.bots"),
+        ("engine/rules.py", "from django.db import models",
+         "games.engine is not allowed to import django"),
+        ("bots/easy.py", "from ..errors import GameError",
+         "games.bots is not allowed to import games.errors"),
+        ("bots/medium.py", "import channels.layers",
+         "games.bots is not allowed to import channels"),
+    ],
+)  # fmt: skip
+def test_the_engine_and_bots_contracts_see_what_they_may_not_import(scratch, where, line, seen):
+    number = plant(scratch, where, line)
+    output = broken(scratch)
+    assert seen in output
+    assert f"(l.{number})" in output
 
 
-def test_the_private_names_guard_sees_one_taken(scratch):
-    plant(scratch, "services.pairing", "from .core import _planted_helper")
-    assert private_imports(scratch) == [
-        f"games.services.pairing:{_last_line(scratch, 'services.pairing')} takes "
-        "_planted_helper from games.services.core"
+def test_the_by_name_guard_sees_importlib(scratch):
+    line = plant(scratch, "models/match.py", 'importlib.import_module("games.services.core")')
+    assert imports_by_name(scratch / "games") == [
+        f"games.models.match:{line} imports games.services.core by name"
     ]
 
 
 def test_the_cycle_guard_sees_a_loop(scratch):
-    plant(scratch, "models", "from .services import core")
-    assert any(c[0] == "games.models" for c in import_cycles(scratch))
-
-
-def _last_line(games: Path, module: str) -> int:
-    return len((games / (module.replace(".", "/") + ".py")).read_text().splitlines())
+    plant(scratch, "models/match.py", "from ..services import core")
+    assert any(
+        {"games.models.match", "games.services.core"} <= set(c)
+        for c in import_cycles(scratch / "games")
+    )

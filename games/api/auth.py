@@ -83,7 +83,7 @@ def authenticate(token: str | None, scope: str) -> ApiToken:
     throttle.hit("api", str(row.pk), settings.API_REQUESTS_PER_MINUTE, 60)
     now = timezone.now()
     if row.last_used_at is None or now - row.last_used_at > USED_EVERY:
-        ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
+        services.api_token_used(token_id=row.pk, at=now)
     return row
 
 

@@ -16,9 +16,6 @@ import re
 import unicodedata
 
 from confusable_homoglyphs import confusables
-from django.conf import settings
-from django.db.models.signals import post_save
-from django.dispatch import receiver
 
 # Look-alikes within ASCII itself (after case folding), as Unicode's confusables list maps them.
 _ASCII_LOOKALIKES = {"0": "o", "1": "l", "|": "l"}
@@ -84,13 +81,3 @@ def refusal(name: str) -> str | None:
     if looks_like_a_guest or NameSkeleton.objects.filter(skeleton=shown).exists():
         return _("This name looks too much like another player's: choose another.")
     return None
-
-
-@receiver(post_save, sender=settings.AUTH_USER_MODEL)
-def _remember_skeleton(sender, instance, created, update_fields=None, **kwargs) -> None:
-    if created or update_fields is None or "username" in update_fields:
-        from ..models import NameSkeleton
-
-        NameSkeleton.objects.update_or_create(
-            user=instance, defaults={"skeleton": skeleton(instance.username)}
-        )

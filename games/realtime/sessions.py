@@ -10,20 +10,16 @@ news was lost on the way (the channel layer down).
 
 from __future__ import annotations
 
-from functools import cache
-
 from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
 from django.contrib.sessions.backends.db import SessionStore
-from django.contrib.sessions.models import Session
-from django.db import connection
 from django.dispatch import receiver
-from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from .. import caches
+from ..db.selectors.sessions import session_row
 from ..services import events
 
 
@@ -37,7 +33,7 @@ def session_is_users(session_key: str | None, user_id: int) -> bool:
     not decoded and hashed again (the query still runs each time)."""
     if not session_key:
         return False
-    row = _session_row(session_key, user_id)
+    row = session_row(session_key=session_key, user_id=user_id)
     if row is None or row[1] is None:
         return False
     if _verified.get((session_key, user_id)) == row:
@@ -57,32 +53,6 @@ def is_suspended(user_id: int) -> bool:
 
 # (session key, player id) -> the (session data, password hash) found to verify.
 _verified: dict[tuple[str, int], tuple[str, str]] = {}
-
-
-def _session_row(session_key: str, user_id: int) -> tuple[str, str | None] | None:
-    """The live session's data and, if the player is active, their password hash: one
-    statement, written once (it runs for every move made over a socket)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_session_sql(), [user_id, session_key, timezone.now()])
-        return cursor.fetchone()
-
-
-@cache
-def _session_sql() -> str:
-    quote = connection.ops.quote_name
-    users = get_user_model()._meta
-    sessions = Session._meta
-    user_column = {f.name: quote(f.column) for f in users.concrete_fields}
-    session_column = {f.name: quote(f.column) for f in sessions.concrete_fields}
-    # Names from the models' metadata, quoted; every value is a parameter.
-    return (
-        f"SELECT s.{session_column['session_data']}, u.{user_column['password']}"  # noqa: S608
-        f" FROM {quote(sessions.db_table)} s"
-        f" LEFT JOIN {quote(users.db_table)} u"
-        f" ON u.{quote(users.pk.column)} = %s AND u.{user_column['is_active']}"
-        f" WHERE s.{session_column['session_key']} = %s"
-        f" AND s.{session_column['expire_date']} > %s"
-    )
 
 
 def _verifies(session_data: str, password: str, user_id: int) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -56,6 +57,12 @@ def api_token_revoke(*, user, token_id: int) -> ApiToken:
             row.save(update_fields=["revoked_at"])
             events.token_revoked_on_commit(row.pk)
     return row
+
+
+def api_token_used(*, token_id: int, at: datetime) -> None:
+    """Note when a token was last used (the settings page shows it): one statement, no lock,
+    as a later use only moves it forward."""
+    ApiToken.objects.filter(pk=token_id).update(last_used_at=at)
 
 
 def api_tokens_revoke_all(*, user) -> int:

@@ -71,7 +71,11 @@ def signup(request: HttpRequest) -> HttpResponse:
         if refused is not None:
             return refused
         if form.is_valid():
-            user = form.save()
+            user = services.player_signup(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+            )
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(
                 request,
