@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "template_partials",
     "channels",
     "csp",
+    "corsheaders",
     "axes",
     "django_tasks",
     "django_tasks_db",
@@ -78,7 +79,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "games.web.middleware.FreshCatalogues",
     "django.middleware.locale.LocaleMiddleware",
-    "games.api.cors.ApiCors",  # /api/v1/ only: after LocaleMiddleware, as its refusal is worded
+    # django-cors-headers, for /api/v1/ only: after LocaleMiddleware, as its refusal is worded
+    "games.api.cors.ApiCors",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -90,6 +92,20 @@ MIDDLEWARE = [
     "games.web.middleware.ExplainRefusals",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
+
+# CORS for the API (games.api.cors): no origin listed here, each is allowed by a player on
+# their settings page. No cookie is read by the API, so none is allowed. Every setting the
+# library reads is set: one it lacks is looked for again at each request (docs/PERFORMANCE.md).
+CORS_URLS_REGEX = r"^/api/v1/"
+CORS_ALLOWED_ORIGINS: list[str] = []
+CORS_ALLOWED_ORIGIN_REGEXES: list[str] = []
+CORS_ALLOW_ALL_ORIGINS = False
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_PRIVATE_NETWORK = False
+CORS_ALLOW_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+CORS_ALLOW_HEADERS = ["Authorization", "Content-Type"]
+CORS_EXPOSE_HEADERS = ["Retry-After"]
+CORS_PREFLIGHT_MAX_AGE = 600  # seconds a browser may keep a preflight's answer
 
 # django-axes: log-in throttling by the pair (username, IP address) and by IP address. Not by
 # username alone: then anyone could lock a player out of their own account from anywhere.

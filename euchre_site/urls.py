@@ -1,7 +1,7 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
-from games.api.views import api
+from games.api.views import api, no_such_endpoint
 from games.web.views.api_docs import api_reference
 
 urlpatterns = [
@@ -9,6 +9,7 @@ urlpatterns = [
     # The API's reference page in the site's frame, in place of the Swagger page of ninja's.
     path("api/v1/docs", api_reference, name="api_docs"),
     path("api/v1/", api.urls),
+    re_path(r"^api/v1/", no_such_endpoint),  # the API's own 404, in JSON
     path("", include("games.web.urls")),
 ]
 

@@ -1,22 +1,21 @@
-"""Rate limits counted in Django's cache: sign-ups per address (``address_key``: an IPv6
-client's by its /64) and per name, moves per player, API requests per token, and (``limit``,
-for the services) challenges and rematch offers per player.
+"""Rate limits, counted by the ``limits`` library: sign-ups per address (``address_key``: an
+IPv6 client's by its /64) and per name, moves per player, API requests per token, and
+(``limit``, for the services) challenges and rematch offers per player.
 
-A sliding log: each limit keeps the times of the events it let through in the last
-``seconds``, at most ``limit`` of them, and lets one more through only if fewer than ``limit``
-are that recent. So no window of ``seconds``, wherever it starts, ever holds more than
-``limit`` (fixed windows let twice as many through across a boundary, and so does a bucket
-of ``limit`` tokens refilled at ``limit / seconds`` a second, over a window it starts full). A
-refused event is not logged: the wait it is told is the wait until one more goes through.
+Its moving window: each limit keeps the times of the events it let through, at most ``limit``
+of them, and lets one more through only if fewer than ``limit`` are at most ``seconds`` old.
+So no window of ``seconds``, wherever it starts, ever holds more than ``limit`` (fixed windows
+let twice as many through across a boundary). A refused event is not counted: the wait it is
+told is the wait until one more goes through.
 
-The cache is Redis when REDIS_URL is set, so every server process shares the logs (one round
-trip: a Lua script, atomic in Redis); this process's memory otherwise (one process, as
-``make run`` serves). Log-in attempts are django-axes' job.
+The counts live in the Redis of the site's cache when REDIS_URL is set, through the cache's
+own connections, so every server process shares them (one round trip, ``limits``' Lua script,
+atomic in Redis; a refusal reads the window once more for its wait); in this process's memory
+otherwise (one process, as ``make run`` serves). Log-in attempts are django-axes' job.
 """
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import ipaddress
 import logging
@@ -25,73 +24,69 @@ import threading
 import time
 
 from django.conf import settings
-from django.core.cache import cache, caches
 from django_redis import get_redis_connection
-from django_redis.cache import RedisCache
+from limits import RateLimitItemPerSecond
+from limits.storage import MemoryStorage, RedisStorage
+from limits.strategies import MovingWindowRateLimiter
 
 from ..errors import Throttled, TooOften
 
 log = logging.getLogger(__name__)
 
-# The time events are logged at; a test moves it (tests/web/test_limits.py).
-clock = time.time
+# The limiter of the cache configured now, made at its first use: tests change CACHES (a
+# memory of their own, or Redis under a prefix of their own), production never does.
+_made: tuple[tuple, MovingWindowRateLimiter] | None = None
+_making = threading.Lock()
 
-# KEYS[1]: the log, newest first. ARGV: now, limit, seconds. Answers 0 (let through, logged)
-# or the whole seconds until one more may go through. A server whose clock lags another's
-# logs at the newest time seen, so the log stays in order.
-_SLIDE = """
-local now, limit, seconds = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local newest = tonumber(redis.call('LINDEX', KEYS[1], 0))
-if newest and newest > now then now = newest end
-local oldest = tonumber(redis.call('LINDEX', KEYS[1], limit - 1))
-if oldest and oldest > now - seconds then
-    return math.max(1, math.ceil(oldest + seconds - now))
-end
-redis.call('LPUSH', KEYS[1], string.format('%.17g', now))
-redis.call('LTRIM', KEYS[1], 0, limit - 1)
-redis.call('EXPIRE', KEYS[1], seconds + 1)
-return 0
-"""
-_script = None  # registered with the first Redis connection: its SHA-1 serves any other
-# The in-memory cache's read and write of a log, as one step for this process's threads.
-_memory = threading.Lock()
+
+def _limiter() -> MovingWindowRateLimiter:
+    global _made
+    config = settings.CACHES["default"]
+    key = (config["BACKEND"], config.get("LOCATION"), config.get("KEY_PREFIX"))
+    made = _made
+    if made is not None and made[0] == key:
+        return made[1]
+    with _making:
+        if _made is None or _made[0] != key:
+            _made = (key, MovingWindowRateLimiter(_storage(config)))
+        return _made[1]
+
+
+# The process's one memory of counts (with its timer thread), emptied when the cache changes.
+_memory: MemoryStorage | None = None
+
+
+def _storage(config: dict) -> MemoryStorage | RedisStorage:
+    global _memory
+    if not config["BACKEND"].startswith("django_redis."):
+        if _memory is None:
+            _memory = MemoryStorage()
+        else:  # another cache (a test's own): no counts carried over, no second storage
+            _memory.reset()
+        return _memory
+    # The cache's pool: its timeouts (a limit never hangs a request) and one set of
+    # connections per process; its prefix keeps apart sites and test runs sharing one Redis.
+    pool = get_redis_connection("default").connection_pool
+    prefix = f"{config.get('KEY_PREFIX', '')}:throttle"
+    return RedisStorage(config["LOCATION"], connection_pool=pool, key_prefix=prefix)
 
 
 def hit(scope: str, key: str, limit: int, seconds: int) -> None:
     """One event of ``scope`` for ``key``; raise Throttled if ``limit`` of them went through
     in the last ``seconds``, carrying the whole seconds until one more may."""
-    # Keys come from what people type (a sign-up name): hashed, any text makes a valid key.
+    # Keys come from what people type (a sign-up name): hashed, so of a bounded size.
     digest = hashlib.blake2b(key.encode("utf-8", "replace"), digest_size=16).hexdigest()
-    name = f"throttle:{scope}:{digest}"
+    item = RateLimitItemPerSecond(limit, seconds, namespace=f"throttle:{scope}")
     try:
-        wait = _slide(name, limit, seconds, clock())
-    except Exception as error:  # the cache (Redis) is down: let the request through
+        limiter = _limiter()
+        if limiter.hit(item, digest):
+            return
+        # The window's oldest event, and when it leaves (Redis: one more round trip).
+        reset = limiter.get_window_stats(item, digest).reset_time
+    except Exception as error:  # Redis is down: let the request through
         log.warning("rate limit %s not counted: cache unavailable (%s)", scope, error)
         return
-    if wait:
-        raise Throttled(wait)
-
-
-def _slide(name: str, limit: int, seconds: int, now: float) -> int:
-    """Log an event at ``now`` and answer 0, or answer the seconds to wait (nothing logged)."""
-    if isinstance(caches["default"], RedisCache):
-        global _script
-        connection = get_redis_connection("default")
-        if _script is None:
-            _script = connection.register_script(_SLIDE)
-        # EVALSHA, one round trip (the script itself goes once to a Redis that lacks it).
-        key = cache.make_and_validate_key(name)
-        return int(_script(keys=[key], args=[now, limit, seconds], client=connection))
-    with _memory:
-        times = cache.get(name) or []  # oldest first, only those of the last ``seconds``
-        if times and times[-1] > now:
-            now = times[-1]
-        times = times[bisect.bisect_right(times, now - seconds) :]
-        if len(times) >= limit:
-            return max(1, math.ceil(times[-limit] + seconds - now))
-        times.append(now)
-        cache.set(name, times, timeout=seconds + 1)
-    return 0
+    raise Throttled(max(1, math.ceil(reset - time.time())))
 
 
 def address_key(address: str) -> str:

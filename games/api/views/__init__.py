@@ -8,8 +8,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import Http404, JsonResponse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
 
 from ... import services
 from ...presentation import refusals
@@ -30,6 +32,18 @@ a preflight from an origin no player lists is refused, 403 `origin_not_allowed`)
 opens at most 10 streams at once, then one a second (past that: 429 with `Retry-After`, also
 to a websocket's handshake); an account holds at most {settings.STREAMS_PER_ACCOUNT} streams
 whatever its tokens."""
+
+
+class _ObjectsOnly(Parser):
+    """A request's body is a JSON object or nothing (none, or ``null``): ninja read any other
+    JSON (a number, a list, a string) as an empty object, so that a body of ``3`` made a match
+    of the defaults. Refused as a body that is not JSON is (400 ``invalid``)."""
+
+    def parse_body(self, request):
+        data = super().parse_body(request)
+        if data is not None and not isinstance(data, dict):
+            raise ValueError("the body is not a JSON object")
+        return data
 
 
 class _Api(NinjaAPI):
@@ -54,6 +68,7 @@ api = _Api(
     version="1",
     description=DESCRIPTION,
     urls_namespace="api-v1",
+    parser=_ObjectsOnly(),
     openapi_url="/openapi.json",
     docs_url="/docs",
 )
@@ -106,6 +121,13 @@ def _unreadable(request, error):
 @api.exception_handler(Http404)
 def _not_found(request, error):
     return _error("not_found", _("There is nothing here"), 404)
+
+
+@csrf_exempt  # as every endpoint: a program sends a token, never a cookie
+def no_such_endpoint(request, *args, **kwargs) -> JsonResponse:
+    """A path under ``/api/v1/`` that no endpoint serves (a match id that is not a number
+    too): the API's 404 in JSON, as its schema says, not the site's page."""
+    return _not_found(request, Http404())
 
 
 @api.exception_handler(FormRefused)
