@@ -9,8 +9,10 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from . import __doc__ as ABOUT
+from . import profile
 from .client import ApiSocket, ApiStream, PageHttp, PageSocket, Start, Transport, play
 from .measuring import Stats, bare_view, loop_lag, machine_busy, quantiles
 from .restart import restart_with_pages_open
@@ -36,6 +38,9 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--api", action="store_true",
                         help="programs play through the API: half stream over http (moves "
                         "posted), half over the websocket (moves sent there)")  # fmt: skip
+    parser.add_argument("--profile", metavar="FILE", default="",
+                        help="sample the web processes with py-spy over the play window and "
+                        "print where their CPU went (raw samples to FILE.<pid>)")  # fmt: skip
     return parser.parse_args()
 
 
@@ -61,6 +66,7 @@ async def play_window(site: Site, matches, args, stats: Stats, rng, delay: float
         plays.append(play(transport, match_id, players, stats, start, args.think, rng, delay))
     games = asyncio.gather(*plays)
     measured["seating"] = await start.begin_when_quiet()
+    spies = profile.record(site.pids(), args.seconds, Path(args.profile)) if args.profile else []
     before, machine, mine = site.cpu(), machine_busy(), time.process_time()
     probe = asyncio.create_task(loop_lag(measured.setdefault("lag", [])))
 
@@ -78,6 +84,8 @@ async def play_window(site: Site, matches, args, stats: Stats, rng, delay: float
     measured["mine"] = time.process_time() - mine
     after = site.cpu()
     measured.update({name: after[name] - before[name] for name in after})
+    for spy in spies:
+        spy.wait()
     return measured
 
 
@@ -94,7 +102,7 @@ def main() -> None:
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     delay = float(env.get("COMPUTER_MOVE_DELAY_SECONDS", "0.8"))
 
-    from tests.servers import nginx
+    from tests.support.servers import nginx
 
     if args.front == "nginx" and nginx() is None:
         sys.exit("--front nginx needs nginx (Debian's nginx-light), or use --front none")
@@ -115,6 +123,12 @@ def main() -> None:
     finally:
         site.stop()
     report(args, stats, measured, floor, restarted, front=site.front is not None)
+    if args.profile:
+        pids = [
+            int(p.suffix[1:])
+            for p in Path(args.profile).parent.glob(Path(args.profile).name + ".*")
+        ]
+        print("\n".join(profile.report([Path(f"{args.profile}.{pid}") for pid in pids])))
 
 
 def report(args, stats: Stats, measured: dict, floor: list[float], restarted, front: bool) -> None:

@@ -178,7 +178,7 @@ class Site:
     and ``task_workers`` task workers (the computer's moves)."""
 
     def __init__(self, env: dict[str, str], workers: int, front: bool, task_workers: int = 0):
-        from tests.servers import free_port
+        from tests.support.servers import free_port
 
         self.env = env
         self.per_port = 1 if front else workers
@@ -191,7 +191,7 @@ class Site:
         self.deflate = True
 
     def start(self) -> Site:
-        from tests.servers import Front
+        from tests.support.servers import Front
 
         self.start_web()
         self.task_workers = start_task_workers(self.task_worker_count, self.env)
@@ -223,6 +223,10 @@ class Site:
         for worker in self.task_workers:
             worker.terminate()
             worker.wait()
+
+    def pids(self) -> list[int]:
+        """The web processes (each uvicorn's own: its workers are its children)."""
+        return [server.pid for server in self.servers]
 
     def cpu(self) -> dict[str, float]:
         """CPU seconds so far of the web processes (``web``), nginx (``front``), PostgreSQL's

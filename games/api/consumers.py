@@ -19,15 +19,15 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from .. import services
+from ..db import selectors
 from ..i18n.languages import language_for_scope
-from ..models import Match
 from ..presentation import refusals
+from ..public import shapes
 from ..realtime.sockets import NO_SUCH_MATCH, NOT_ALLOWED, NOT_LOGGED_IN, TOO_MANY, Dispatch
-from ..realtime.tables import Table, in_database
+from ..realtime.tables import in_database
 from ..services import throttle
 from ..services.events import twice
 from ..web.moves import Unreadable, frame_of, move_submit
-from . import shapes
 from .auth import (
     SUBPROTOCOL,
     stream_admit,
@@ -135,34 +135,29 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         except Unreadable:
             await self._error({"code": "unreadable", "detail": _("That move could not be read")})
             return
-        room, table, error = self.stream.room, None, None
-        room.moving()  # its push may overtake it: the room waits for the table it leaves
-        try:
-            table, error = await in_database(self._move)(data, room.table)
-        finally:
-            room.moved(table)
+        # The stream's room has the move's table as it commits (realtime.tables.hand_in).
+        error = await in_database(self._move)(data)
         if error is not None:
             await self._error(error)
 
-    def _move(self, data: dict, before: Table | None) -> tuple[Table | None, dict | None]:
-        """Apply the move (the token checked again first): the table it left, or the
-        refusal."""
+    def _move(self, data: dict) -> dict | None:
+        """Apply the move (the token checked again first): None, or the refusal."""
         feed = self.stream.feed
         with translation.override(self.language):
             try:
                 authenticate_again(feed.token_id, "play")
-                moved = move_submit(user=feed.user, match_id=feed.match_id, data=data, api=True)
+                move_submit(user=feed.user, match_id=feed.match_id, data=data, api=True)
             except Unreadable:
-                return None, {"code": "unreadable", "detail": _("That move could not be read")}
+                return {"code": "unreadable", "detail": _("That move could not be read")}
             except throttle.Throttled as refused:
-                return None, {"code": "too_many", "detail": refusals.words(refused),
-                              "retry_after": refused.retry_after}  # fmt: skip
+                return {"code": "too_many", "detail": refusals.words(refused),
+                        "retry_after": refused.retry_after}  # fmt: skip
             except services.GameError as refused:
                 error = {"code": refused.code, "detail": refusals.words(refused)}
                 if refused.code == "stale":  # with the match now, as the http 409 has it
                     error["state"] = _match_now(feed)
-                return None, error
-        return Table.after(moved, before, before.match.ratings if before else None), None
+                return error
+        return None
 
     async def _error(self, error: dict) -> None:
         with translation.override(self.language):
@@ -175,8 +170,8 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
 
 def _match_now(feed: Feed) -> dict:
     """The match as its player sees it now (``GET matches/<id>/view``'s answer)."""
-    related = Match.objects.select_related("player0", "player1", "winner")
-    return shapes.match_for(related.get(pk=feed.match_id), feed.user)
+    match = selectors.match_for_viewer(match_id=feed.match_id, user=feed.user)
+    return shapes.answer(match, feed.user)
 
 
 def _sent(scope) -> list[str]:

@@ -17,11 +17,12 @@ from django.utils import timezone
 from .. import services
 from ..db import statements
 from ..db.selectors.lobby import pending_challenges
-from ..db.selectors.matches import my_active_matches
+from ..db.selectors.matches import match_for_viewer, my_active_matches
+from ..engine import State
 from ..models import Challenge, Match, MatchStatus, Move
+from ..public import PublicMatch, shapes
 from ..services import NotAllowed, NotFound
 from ..services.events import api_token_group, lobby_user_group, user_group
-from . import shapes
 from .auth import token_live
 
 
@@ -104,9 +105,6 @@ class MatchFeed(Feed):
         # The last version sent (or that the client says it saw; one that no match can reach,
         # past the database's 32-bit versions, is not taken: the client gets the match as is).
         self.version = since if since is None or since < VERSIONS_BELOW else None
-        # The players as shown, read with the match once (and again if someone joins).
-        self.player_ids: tuple | None = None
-        self.players: list | None = None
         # The opponent's absence as last told (gone, when the claim opens); None: not yet read.
         self.opponent: tuple | None = None
 
@@ -116,25 +114,20 @@ class MatchFeed(Feed):
         self.check(event)
         return []
 
-    def _read(self) -> tuple[Match | None, list[Move]]:
-        """The match, and its moves since the last version sent."""
-        match = statements.MATCH.first(self.match_id)
-        if match is None:
-            return None, []
-        if (match.player0_id, match.player1_id) != self.player_ids:  # first read, or a join
-            players = ("player0__settings", "player1__settings")
-            match = Match.objects.select_related(*players).get(pk=self.match_id)
-            self.player_ids = (match.player0_id, match.player1_id)
-            self.players = [shapes.player(p) for p in match.players]
+    def _read(self) -> tuple[PublicMatch, State | None, list[Move]]:
+        """The match's public face and state, and its moves since the last version sent.
+        Refused as ``match_for_viewer`` refuses: no such match, or not the viewer's to follow."""
+        match = match_for_viewer(match_id=self.match_id, user=self.user)
         since = max(0, self.version or 0)  # a client's since may be < 0
-        return match, list(statements.MOVES_BETWEEN.all(match.pk, since, match.version))
+        moves = list(statements.MOVES_BETWEEN.all(match.pk, since, match.version))
+        return shapes.public(match), match.state, moves
 
     def table_events(self, table) -> list[dict] | None:
         """The events the match's room's ``table`` (``games.realtime.tables.Table``) brings:
         the moves since the last version sent and the state, from the table alone (the
         opponent's stream and every spectator's share it); None when the table does not hold
         every move missed (then ``changed`` reads them). Raises Closed."""
-        match = table.row
+        match = table.match
         if match.closed_to(self.user):
             raise Closed("not_open_to_watch")
         if self.version is not None and table.version <= self.version:
@@ -143,9 +136,6 @@ class MatchFeed(Feed):
             table.moves_above is None or table.moves_above > self.version
         ):
             return None
-        if (match.player0_id, match.player1_id) != self.player_ids:
-            self.player_ids = (match.player0_id, match.player1_id)
-            self.players = [shapes.player(p) for p in match.players]
         seat, over = match.seat_of(self.user), match.is_over
         events = []
         if self.version is not None:
@@ -156,8 +146,7 @@ class MatchFeed(Feed):
             ]
         self.version = match.version
         self.finished = match.is_over
-        state = table.once(("api", seat), lambda: self._state(match, seat, table.state))
-        events.append(state)
+        events.append(table.once(("api", seat), lambda: _state(match, table.state, seat)))
         return events
 
     def opponent_events(self, table) -> list[dict]:
@@ -192,37 +181,25 @@ class MatchFeed(Feed):
             }
         ]
 
-    def _state(self, match: Match, seat: int | None, state) -> dict:
-        return {
-            "type": "state",
-            "version": match.version,
-            "match": shapes.match_public(match, state, self.players),
-            "seat": seat,
-            "view": shapes.match_view(match, seat, state),
-        }
-
     def start(self) -> list[dict]:
         """The first events: refused with a GameError if the match is not the viewer's to
         follow."""
-        match, moves = self._read()
-        if match is None:
-            raise NotFound("no_such_match")
-        if match.closed_to(self.user):
-            raise NotAllowed("not_open_to_watch")
+        match, state, moves = self._read()
         self.playing = match.seat_of(self.user) is not None
         if self.version is not None and self.version >= match.version:
             self.version = None  # nothing missed (or a version yet to come): the match as it is
-        return self._since(match, moves)
+        return self._since(match, state, moves)
 
     def changed(self) -> list[dict]:
-        match, moves = self._read()
-        if match is None:
+        try:
+            match, state, moves = self._read()
+        except NotFound:
             return []
-        if match.closed_to(self.user):
-            raise Closed("not_open_to_watch")
-        return self._since(match, moves)
+        except NotAllowed:
+            raise Closed("not_open_to_watch") from None
+        return self._since(match, state, moves)
 
-    def _since(self, match: Match, missed: list[Move]) -> list[dict]:
+    def _since(self, match: PublicMatch, state: State | None, missed: list[Move]) -> list[dict]:
         if self.version is not None and match.version <= self.version:
             return []
         events = []
@@ -234,14 +211,19 @@ class MatchFeed(Feed):
             ]
         self.version = match.version
         self.finished = match.is_over
-        events.append(
-            {
-                "type": "state",
-                "version": match.version,
-                **shapes.match_for(match, self.user, self.players),
-            }
-        )
+        events.append(_state(match, state, match.seat_of(self.user)))
         return events
+
+
+def _state(match: PublicMatch, state: State | None, seat: int | None) -> dict:
+    """The ``state`` event: the match at its version, as ``seat`` sees it."""
+    return {
+        "type": "state",
+        "version": match.version,
+        "match": shapes.match_public(match, state),
+        "seat": seat,
+        "view": shapes.match_view(state, seat),
+    }
 
 
 def challenge(row: Challenge) -> dict:
@@ -292,11 +274,12 @@ class AccountFeed(Feed):
         pending = pending_challenges(user=self.user)
         active = {m.pk: m for m in my_active_matches(user=self.user)}
         for pk in sorted(active.keys() - self.matches):
-            events.append({"type": "matchStart", **shapes.match_for(active[pk], self.user)})
+            events.append({"type": "matchStart", **shapes.answer(active[pk], self.user)})
         ended = Match.objects.filter(pk__in=self.matches - active.keys())
-        for match in ended.select_related("player0", "player1", "winner"):
+        ended = ended.select_related("player0__settings", "player1__settings")
+        for match in ended.prefetch_related("rating_changes__player"):  # their public faces
             if match.status != MatchStatus.ACTIVE:
-                events.append({"type": "matchFinish", **shapes.match_for(match, self.user)})
+                events.append({"type": "matchFinish", **shapes.answer(match, self.user)})
         self.matches = set(active)
         rows = {c.pk: c for c in pending["challenges_to_me"] + pending["challenges_from_me"]}
         for pk in sorted(rows.keys() - self.challenges):

@@ -14,8 +14,8 @@ from django.db.models import QuerySet
 
 from .. import caches
 from ..models import ApiToken, Match, Move
+from ..public import PLAYERS
 from .prepared import Prepared
-from .public import PLAYERS
 
 STATEMENTS: dict[str, Prepared] = {}
 
@@ -56,15 +56,15 @@ def _live_tokens(**where) -> QuerySet:
 
 # Every move: the match, locked, with its players (services.core).
 MATCH_LOCKED = statement("match_locked", _match_with_players_locked, 2_147_400_001)
-# A board's read of a match and its players' ratings and settings (realtime.consumers): up to a
-# few of these cost less CPU than one query for them all built afresh.
+# A board's read of a match and its players' ratings and settings (realtime.tables: up to a
+# few of these cost less CPU than one query for them all built afresh), and every edge's read
+# of the match a viewer asks to see (selectors.match_for_viewer).
 MATCH_WITH_PLAYERS = statement(
     "match_with_players",
     lambda pk: Match.objects.select_related(*PLAYERS).filter(pk=pk)[:1],
     2_147_400_007,
 )
-# An API stream's reads at each change (api.feeds): the match, and its moves since a version.
-MATCH = statement("match", lambda pk: Match.objects.filter(pk=pk)[:1], 2_147_400_003)
+# An API stream's read of the moves a client missed since a version (api.feeds).
 MOVES_BETWEEN = statement(
     "moves_between",
     lambda match_id, above, upto: Move.objects.filter(

@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from .. import caches
-from ..db.public import PublicMatch
 from ..engine.view import View
 from ..models import DEALT_CARDS, HAND_END_BY_PACE, PACE_STAGES, MatchStatus, Report
+from ..public import PublicMatch
 from .cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 from .controls import control, prompt
 from .ending import clock_context, end_context, result_line

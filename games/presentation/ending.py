@@ -10,9 +10,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ..db.public import PublicMatch
 from ..engine.view import View
 from ..models import EndReason, MatchStatus, RematchState
+from ..public import PublicMatch
 from .sentences import player_name
 
 

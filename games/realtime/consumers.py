@@ -16,12 +16,12 @@ from django.utils.translation import gettext as _
 
 from .. import services
 from ..db import selectors
-from ..db.public import view_of
 from ..i18n.languages import language_for_scope
-from ..models import Match, MatchStatus
+from ..models import MatchStatus
 from ..presentation import hints, refusals
 from ..presentation.board import board_context
 from ..presentation.jinja import render_board
+from ..public import view_of
 from ..services import throttle
 from ..web.moves import Unreadable, frame_of, move_submit
 from .room import Gone, Mailbox
@@ -105,10 +105,11 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
     def _arrive(self) -> int | None:
         """The close code that refuses this viewer, or None: then the socket is recorded (if
         a player's, the others hear of it)."""
-        match = Match.objects.filter(pk=self.match_id).select_related("player0").first()
-        if match is None:
+        try:
+            match = selectors.match_for_viewer(match_id=self.match_id, user=self.user)
+        except services.NotFound:
             return NO_SUCH_MATCH
-        if match.closed_to(self.user):
+        except services.NotAllowed:  # in play, and its players let nobody watch it
             return NOT_ALLOWED
         try:
             services.connection_open(
@@ -155,18 +156,13 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
             await self._refused(error)
 
     async def _move_here(self, content: dict) -> None:
-        room, table = self.room, None
-        room.moving()  # its push may overtake it: the room waits for the table it leaves
-        try:
-            table = await in_database(self._move)(content, room.table)
-        finally:
-            room.moved(table)
+        # The room has the move's table as it commits (tables.hand_in), before its push.
+        await in_database(self._move)(content)
 
-    def _move(self, content: dict, before: Table | None) -> Table:
+    def _move(self, content: dict) -> None:
         self.check_session()  # a session ended since the last frame: nothing is done for it
         with translation.override(self.language):  # a refusal is worded for this player
-            moved = move_submit(user=self.user, match_id=self.match_id, data=content)
-        return Table.after(moved, before, before.match.ratings if before else None)
+            move_submit(user=self.user, match_id=self.match_id, data=content)
 
     async def _refused(self, error: Exception) -> None:
         """The table as it is now, then why the move was refused, in this viewer's language."""

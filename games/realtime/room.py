@@ -4,10 +4,11 @@ a time, so that what every page and stream of the match shows only ever moves fo
 A room takes every update that reaches the process (a move made here, an event from the
 channel layer, the heartbeat's catching up, a socket opening or closing) in order. Updates that
 need the database are read by the room's one runner, one read after another, so a read never
-overwrites a later one; a table handed in (a move made here) is taken only if its version is
-newer. Each change that shows gets the next *revision*; every subscriber (a page's socket, the
-API's websocket or NDJSON stream) is offered the room's latest table and shows only revisions
-newer than the one it shows (``Mailbox``). A room with no subscriber is dropped.
+overwrites a later one; a table handed in (a move made in this process, as it commits and
+before its push goes out) is taken only if its version is newer, and is never read back.
+Each change that shows gets the next *revision*; every subscriber (a page's socket, the API's
+websocket or NDJSON stream) is offered the room's latest table and shows only revisions newer
+than the one it shows (``Mailbox``). A room with no subscriber is dropped.
 
 Nothing here knows Channels or the database: a room is given a ``read`` coroutine, and its
 subscribers decide how a table is shown (``games.realtime.tables`` reads and renders).
@@ -16,8 +17,8 @@ subscribers decide how a table is shown (``games.realtime.tables`` reads and ren
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
+import threading
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -26,7 +27,6 @@ from typing import Any, Protocol
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 0.5  # after a failed read, before the next
-MOVE_WAIT_SECONDS = 1.0  # how long a move's push waits for the move's own table, at most
 
 
 class Table(Protocol):
@@ -131,8 +131,6 @@ class Room:
         self.subscribers: dict[Mailbox, Any] = {}
         self._wanted = _Wanted()
         self._given = None  # the newest table handed in (a move made here), not yet taken
-        self._moving = 0  # moves under way in this process
-        self._moves_over = asyncio.Event()
         self._runner: asyncio.Task | None = None
 
     # The updates.
@@ -159,18 +157,11 @@ class Room:
         elif presence:
             self.want(presence=True)
 
-    def moving(self) -> None:
-        """A move of this match is under way in this process: its table comes (``moved``)."""
-        self._moving += 1
-        self._moves_over.clear()
-
-    def moved(self, table=None) -> None:
-        """The move under way here is over: ``table``, the table it wrote (None if it was
-        refused), needs no read."""
-        self._moving = max(0, self._moving - 1)
-        if not self._moving:
-            self._moves_over.set()
-        if table is not None and (self._given is None or table.version > self._given.version):
+    def hand_in(self, table) -> None:
+        """``table``, written by a move made in this process, needs no read: taken if newer.
+        It comes as the move commits, before the move's push (``events.hand_in_on_commit``),
+        so that push finds the room at its version already."""
+        if self._given is None or table.version > self._given.version:
             self._given = table
         self._start()
 
@@ -214,7 +205,6 @@ class Room:
         return self.table is not None and wanted.at_least > self.table.version
 
     async def _run(self) -> None:
-        waited = False
         while True:
             if not self.subscribers:  # dropped: nothing to read for
                 _resolve(self._wanted.waiting)
@@ -224,13 +214,6 @@ class Room:
                 self._apply(given, None)
             wanted, self._wanted = self._wanted, _Wanted()
             behind = self._behind(wanted)
-            if behind and self._moving and not waited and not (wanted.match or wanted.presence):
-                # A move under way here: its push can overtake its table. Wait for that.
-                self._merge(wanted)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._moves_over.wait(), MOVE_WAIT_SECONDS)
-                waited = True
-                continue
             match = self.table is None or wanted.match or behind
             if not (match or wanted.presence):
                 _resolve(wanted.waiting)
@@ -249,7 +232,6 @@ class Room:
                     return
                 await asyncio.sleep(RETRY_SECONDS)  # the heartbeat asks again meanwhile
                 continue
-            waited = False
             if read.gone:  # nothing more to read: its subscribers are told as they join
                 self.gone = True
                 _resolve(wanted.waiting + self._wanted.waiting)
@@ -297,16 +279,25 @@ class PerLoop:
     """One instance per event loop (a server process has one; each async test has its own)."""
 
     _by_loop: weakref.WeakKeyDictionary
+    _lock: threading.Lock  # a thread making a move reads them while a loop may add its own
 
     def __init_subclass__(cls) -> None:
         cls._by_loop = weakref.WeakKeyDictionary()
+        cls._lock = threading.Lock()
+
+    @classmethod
+    def by_loop(cls) -> dict:
+        """Every instance, by its event loop (a move made in a thread hands its table to each)."""
+        with cls._lock:
+            return dict(cls._by_loop)
 
     @classmethod
     def of_this_loop(cls):
         loop = asyncio.get_running_loop()
-        if loop not in cls._by_loop:
-            cls._by_loop[loop] = cls()
-        return cls._by_loop[loop]
+        with cls._lock:
+            if loop not in cls._by_loop:
+                cls._by_loop[loop] = cls()
+            return cls._by_loop[loop]
 
 
 class Rooms:

@@ -20,9 +20,10 @@ from django.db.models import Prefetch, prefetch_related_objects
 
 from .. import services
 from ..db import selectors, statements
-from ..db.public import PLAYERS, PublicMatch
 from ..engine import State
 from ..models import Match, MatchStatus, Move, RatingChange
+from ..public import PLAYERS, PublicMatch
+from ..services import events
 from ..services.events import match_group, twice
 from .room import PerLoop, Read, Room, Rooms
 
@@ -49,11 +50,10 @@ RECENT_MOVES = 8  # the moves a table keeps: enough for every stream that was up
 
 @dataclass(frozen=True, eq=False)
 class Table:
-    """A match as its boards and streams show it: the row (for the API's shapes), its public
-    face and state (decoded once), who is at it, and the moves of its last versions. What is
-    rendered from it is kept with it (``once``): each kind of viewer's board once a version."""
+    """A match as its boards and streams show it: its public face and state (decoded once),
+    who is at it, and the moves of its last versions. What is rendered from it is kept with
+    it (``once``): each kind of viewer's board, each kind of stream's state, once a version."""
 
-    row: Match
     match: PublicMatch
     state: State | None
     present: frozenset[int] = frozenset()
@@ -76,18 +76,18 @@ class Table:
 
     @classmethod
     def after(cls, moved, before: Table | None, ratings: tuple[str, str] | None = None) -> Table:
-        """The table as a move made in this thread left it (``services.Moved``), keeping the
+        """The table as a move made in this process left it (``services.Moved``), keeping the
         moves the table of the version before kept, and this one. The seats' ratings change
         only when a match ends: until then, those already shown (``ratings``)."""
         match = moved.match
-        moves, above = (), None
+        moves, above = (moved.move,), match.version - 1  # at least the move itself
         if before is not None and before.moves_above is not None:
             if before.version == match.version - 1:
                 moves, above = (*before.moves, moved.move), before.moves_above
                 if len(moves) > RECENT_MOVES:
                     above, moves = moves[-RECENT_MOVES - 1].version, moves[-RECENT_MOVES:]
         public = PublicMatch.of(match, None if match.is_over else ratings)
-        return cls(match, public, moved.state, moves=moves, moves_above=above)
+        return cls(public, moved.state, moves=moves, moves_above=above)
 
 
 def read_tables(match_ids: list[int], presence_ids: list[int], moves: set[int]) -> dict:
@@ -111,7 +111,7 @@ def read_tables(match_ids: list[int], presence_ids: list[int], moves: set[int]) 
             if m.pk in moves:
                 low = max(0, m.version - RECENT_MOVES)
                 recent = tuple(statements.MOVES_BETWEEN.all(m.pk, low, m.version))
-            table = Table(m, PublicMatch.of(m), m.state, moves=recent, moves_above=low)
+            table = Table(PublicMatch.of(m), m.state, moves=recent, moves_above=low)
             found[m.pk] = Read(table)
         for pk in set(match_ids) - found.keys():
             found[pk] = Read(gone=True)
@@ -204,6 +204,23 @@ class ProcessRooms(PerLoop, Rooms):
 
 def rooms() -> ProcessRooms:
     return ProcessRooms.of_this_loop()
+
+
+def hand_in(moved) -> None:
+    """A move committed in this process, in whatever thread made it (a socket's database
+    thread, a view's, the API's): its table to the match's room on each event loop that has
+    one, before the move's push goes out (``events.hand_in_on_commit``), so no room of this
+    process reads it back. The table is made here, off the loop."""
+    for loop, process in list(ProcessRooms.by_loop().items()):
+        room = process.rooms.get(moved.match.pk)
+        if room is None or loop.is_closed():
+            continue
+        before = room.table  # a frozen table: read from another thread as it stands
+        table = Table.after(moved, before, before.match.ratings if before else None)
+        loop.call_soon_threadsafe(room.hand_in, table)
+
+
+events.hand_in_here(hand_in)
 
 
 async def _listen(room: Room, ready: asyncio.Future) -> None:

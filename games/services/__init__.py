@@ -28,12 +28,20 @@ the edges word it (``games.presentation.refusals``). By concern:
     hints       the hard computer's advice in casual matches against it
     guests      playing without an account, keeping the games, sweeping old guests
     api_tokens  personal API tokens
+    accounts    signing up, and each name's look-alike form
     translations players' suggestions for better wording, and the moderators' answers
 """
 
 from ..errors import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
+from .accounts import player_signup
 from .analysis import analyses_queue, match_analyse
-from .api_tokens import api_token_create, api_token_revoke, api_tokens_revoke_all, token_digest
+from .api_tokens import (
+    api_token_create,
+    api_token_revoke,
+    api_token_used,
+    api_tokens_revoke_all,
+    token_digest,
+)
 from .arenas import (
     arena_cancel,
     arena_create,
@@ -120,8 +128,10 @@ __all__ = [
     "match_analyse",
     "puzzle_answer",
     "puzzles_mine",
+    "player_signup",
     "api_token_create",
     "api_token_revoke",
+    "api_token_used",
     "api_tokens_revoke_all",
     "api_token_revoke_moderated",
     "token_digest",

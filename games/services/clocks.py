@@ -10,7 +10,6 @@ from django.utils import timezone
 
 from .. import tasks
 from ..db.selectors.connections import PRESENCE_TIMEOUT
-from ..engine import state_from_json
 from ..errors import Conflict
 from ..models import Connection, EndReason, Match, MatchStatus
 from .core import (
@@ -83,7 +82,7 @@ def match_claim(*, user, match_id: int) -> Match:
         opens = match.claim_opens_at
         if opens is None:
             raise Conflict("has_clock")
-        if state_from_json(match.snapshot).turn != seat ^ 1:
+        if match.state.turn != seat ^ 1:
             raise Conflict("your_turn")
         opponent = match.players[seat ^ 1]
         since = timezone.now() - PRESENCE_TIMEOUT

@@ -9,7 +9,6 @@ from django.utils import timezone
 from .. import tasks
 from ..db import statements
 from ..db.prepared import update_fields
-from ..engine import state_from_json
 from ..errors import NotAllowed, NotFound
 from ..models import EndReason, Match, MatchStatus
 from . import events
@@ -100,7 +99,7 @@ def match_expire_if_due(match: Match) -> bool:
     deadline = match.deadline
     if deadline is None or timezone.now() < deadline:
         return False
-    late = state_from_json(match.snapshot).turn
+    late = match.state.turn
     match_forfeit(match, winner=match.players[late ^ 1], reason=EndReason.TIMEOUT)
     match_save(match, lobby=True)
     return True

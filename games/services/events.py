@@ -4,8 +4,9 @@
 news, challenges and sessions, goes to their group the same way). The event is lean: the
 match's id and version, and whether who is connected changed; never a card, the seed or anything
 else a viewer may not see, because it travels through Redis to every server process. There the
-match's room reads the match back once per event (none for a move made in that process) and
-each kind of viewer's board is rendered once (``games.realtime.room``).
+match's room reads the match back once per event and each kind of viewer's board is rendered
+once (``games.realtime.room``). A move made in a server process is handed to that process's
+rooms as it commits, before its push (``hand_in_on_commit``): they never read it back.
 
 Events go out only after the transaction commits (nobody sees a change that was rolled back),
 and a failing layer (Redis down) never fails the change itself: the sockets resynchronise by
@@ -15,6 +16,8 @@ version when the layer is back (``games.realtime.tables``: the heartbeat).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -59,6 +62,33 @@ def send_event_on_commit(
             match_id, version=version, lobby=lobby, presence=presence, opened=opened, watch=watch
         )
     )
+
+
+# What takes a match's new table in this process before any push goes out: the rooms of a
+# server process (games.realtime.tables registers them as it loads). A move made here is then
+# never read back here; the worker, with no rooms, has none.
+_hands: list[Callable[[Any], None]] = []
+
+
+def hand_in_here(take: Callable[[Any], None]) -> None:
+    """``take(moved)`` is called with every move committed in this process (``Moved``)."""
+    if take not in _hands:
+        _hands.append(take)
+
+
+def hand_in_on_commit(moved) -> None:
+    """Once the current transaction commits, hand the move (``services.Moved``) to what takes
+    it in this process: called before the change's ``send_event_on_commit``, it goes first."""
+    if _hands:
+        transaction.on_commit(lambda: _hand_in(moved))
+
+
+def _hand_in(moved) -> None:
+    for take in _hands:
+        try:
+            take(moved)
+        except Exception:  # the move is saved; the push that follows makes the room read it
+            log.warning("match %s: table not handed in", moved.match.pk, exc_info=True)
 
 
 def send_user_event_on_commit(user_ids: tuple[int, ...], *, goto: int | None = None) -> None:

@@ -21,7 +21,6 @@ from ..engine import (
     first_dealer,
     new_match,
     new_seed,
-    state_from_json,
     state_to_json,
 )
 from ..errors import Conflict, GameError, LimitReached, NotAllowed
@@ -228,8 +227,10 @@ def match_resign(*, user, match_id: int) -> Match:
 
 class Moved(NamedTuple):
     """What a move left: the match as saved, its new state (decoded once, here) and the move's
-    row. The socket, the room and the API take the move from this value. It reads as its
-    match too (``moved.version``, ``moved.status``), as callers that want only that did."""
+    row: every way a move comes in (the page's socket and form, the API's POST and socket, the
+    computer) words its answer from this value, and the rooms of the process that made it
+    take its table from it as it commits (``events.hand_in_on_commit``). It reads as its match
+    too (``moved.version``, ``moved.status``), as callers that want only that did."""
 
     match: Match
     state: State
@@ -243,39 +244,44 @@ def move_apply(*, user, match_id: int, action: str, version: int) -> Moved:
     """Apply one action by ``user`` to the match, if it is theirs to make and still current."""
     with transaction.atomic():
         match, seat = match_locked_seat(match_id, user)
-        # A move that comes in after the clock ran out ends the match instead (and that is
-        # committed: the refusal below is raised outside the transaction).
-        late = match_expire_if_due(match)
-        if not late:
-            state, move = _apply(match, seat, user, action, version)
-    if late:
+        moved = move_on_locked(match, seat, action, version)
+    if moved is None:
         raise Conflict("too_late")
-    return Moved(match, state, move)
+    return moved
 
 
-def _apply(match: Match, seat: int, user, action: str, version: int) -> tuple[State, Move]:
+def move_on_locked(match: Match, seat: int, action: str, version: int) -> Moved | None:
+    """The one way a move is made, on the match already locked in this transaction (whoever
+    asked: ``move_apply`` for a player, ``computer.play_turn`` for the computer). None if the
+    clock had run out: the match ended instead (committed with the transaction; the caller
+    refuses the move outside it)."""
+    if match_expire_if_due(match):
+        return None
     if match.status != MatchStatus.ACTIVE:
         raise Conflict("over" if match.is_over else "not_started")
     if version != match.version:
         raise Conflict("stale")
-    before = state_from_json(match.snapshot)
+    before = match.state
     try:
         state = apply(before, Action.parse(seat, action))
     except IllegalAction as error:
         raise GameError("illegal", refusal=error) from None
+    user = match.players[seat]
     match.move_count += 1
     move = Move(
         match=match, seq=match.move_count, seat=seat, player=user, action=action,
         version=match.version + 1,  # the version match_save gives the match below
     )  # fmt: skip
     insert(move)  # its INSERT built once (games.db.prepared)
-    match.snapshot = state_to_json(state)
+    match.set_state(state)  # encoded once; the state is not decoded again
     match.turn_started_at = timezone.now()
     if len(state.results) > len(before.results) and not state.is_over:
         # The next hand is on the table only then, on the slower of the two players' pages.
         pace = table_pace_slowest(user_ids=(match.player0_id, match.player1_id))
         match.turn_started_at += HAND_END_BY_PACE[pace]
     match.acted |= 1 << seat
+    moved = Moved(match, state, move)
+    events.hand_in_on_commit(moved)  # before match_save's push: this process's rooms first
     if state.is_over:
         match_finish(match, winner=match.players[state.winner], reason=EndReason.PLAYED_OUT)
         match_save(match, lobby=True)
@@ -284,7 +290,7 @@ def _apply(match: Match, seat: int, user, action: str, version: int) -> tuple[St
         watch = state.scores != before.scores and match.spectators_allowed
         fields = ("snapshot", "turn_started_at", "move_count", "acted")
         match_save(match, fields=fields, watch=watch)
-    return state, move
+    return moved
 
 
 def match_start(

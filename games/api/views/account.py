@@ -7,7 +7,7 @@ from ninja import Router, Schema
 
 from ... import services
 from ...db import selectors
-from .. import shapes
+from ...public import shapes
 from ..schemas import Account, BotSettings, BotsOnline, History, Leaderboard, PublicPlayer, answers
 from .common import PLAY, READ
 
@@ -77,11 +77,15 @@ def history(request, page: int = 1, opponent: str = "", result: str = "", kind: 
     )  # fmt: skip
     return {
         "matches": [
-            {**shapes.match_public(row["match"]), "won": row["won"], "rating_change": row["change"]}
+            {**_match(row["match"]), "won": row["won"], "rating_change": row["change"]}
             for row in rows
         ],
         "next_page": page + 1 if more else None,
     }
+
+
+def _match(match) -> dict:
+    return shapes.match_public(shapes.public(match), match.state)
 
 
 @router.get(

@@ -9,7 +9,7 @@ from ninja import Router
 from ... import services
 from ...db import selectors
 from ...models import Arena, ArenaPlayer
-from .. import shapes
+from ...public import shapes
 from ..schemas import ArenaDetail, Arenas, answers
 from .common import PLAY, READ, Id
 

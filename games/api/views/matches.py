@@ -9,9 +9,9 @@ from ninja import Router
 
 from ... import services
 from ...presentation import refusals
+from ...public import shapes
 from ...web.forms import ComputerMatchForm, MatchCreateForm
 from ...web.moves import move_submit
-from .. import shapes
 from ..schemas import MatchAndView, MatchWatched, answers
 from .common import (
     PLAY,
@@ -39,7 +39,11 @@ def match_public(request, match_id: Id):
     """A match as anyone who may watch it sees it: the spectator's view (no hand, no stock,
     no seed until it is over)."""
     match = match_or_refused(request, match_id)
-    return {"match": shapes.match_public(match), "view": shapes.match_view(match, None)}
+    state = match.state
+    return {
+        "match": shapes.match_public(shapes.public(match), state),
+        "view": shapes.match_view(state, None),
+    }
 
 
 @router.get(

@@ -9,7 +9,9 @@ from datetime import timedelta
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from ...errors import NotAllowed, NotFound
 from ...models import Challenge, Match, MatchAnalysis, MatchStatus, RatingChange
+from .. import statements
 
 
 def open_matches(*, exclude_user=None) -> QuerySet[Match]:
@@ -17,6 +19,23 @@ def open_matches(*, exclude_user=None) -> QuerySet[Match]:
     if exclude_user is not None:
         matches = matches.exclude(player0=exclude_user)
     return matches.order_by("-created_at")
+
+
+KEYS = range(1, 2**63)  # the ids a match may have (larger ones are no match's, not an error)
+
+
+def match_for_viewer(*, match_id: int, user) -> Match:
+    """The match ``user`` may see, read with its players as its public face needs them
+    (``public.PLAYERS``): refused with ``NotFound("no_such_match")`` if there is none, and with
+    ``NotAllowed("not_open_to_watch")`` while its players let nobody watch it and ``user``
+    does not play in it. The one check every edge makes before it shows a match (the pages,
+    the board's socket, the API and its streams), each wording the refusal its own way."""
+    match = statements.MATCH_WITH_PLAYERS.first(match_id) if match_id in KEYS else None
+    if match is None:
+        raise NotFound("no_such_match")
+    if match.closed_to(user):
+        raise NotAllowed("not_open_to_watch")
+    return match
 
 
 def my_open_matches(*, user) -> QuerySet[Match]:
@@ -93,9 +112,13 @@ def match_history(
     if kind in ("rated", "casual"):
         matches = matches.filter(rated=kind == "rated")
     mine = RatingChange.objects.filter(player=user)
+    every = RatingChange.objects.select_related("player")  # for their public face (the API's)
     matches = (
         matches.select_related("player0__settings", "player1__settings")
-        .prefetch_related(Prefetch("rating_changes", queryset=mine, to_attr="my_changes"))
+        .prefetch_related(
+            Prefetch("rating_changes", queryset=mine, to_attr="my_changes"),
+            Prefetch("rating_changes", queryset=every),
+        )
         .order_by("-finished_at", "-pk")
     )
     start = (page - 1) * HISTORY_PAGE_SIZE

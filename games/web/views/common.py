@@ -14,7 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from ...db import selectors
-from ...db.public import PLAYERS
+from ...errors import NotFound
 from ...models import Match
 from ...presentation import refusals
 from ...services import throttle
@@ -72,8 +72,11 @@ def player_or_404(username: str):
     return player
 
 
-def match_or_404(match_id: int) -> Match:
-    match = Match.objects.select_related(*PLAYERS).filter(pk=match_id).first()
-    if match is None:
-        raise Http404(_("There is no such match."))
-    return match
+def match_or_404(match_id: int, user) -> Match:
+    """The match ``user`` may see, read with its players as its board needs them; 404 if there
+    is none. One closed to them raises ``NotAllowed("not_open_to_watch")`` on
+    (``selectors.match_for_viewer``): the match views answer it with their own page."""
+    try:
+        return selectors.match_for_viewer(match_id=match_id, user=user)
+    except NotFound:
+        raise Http404(_("There is no such match.")) from None

@@ -4,6 +4,8 @@ rematches, the replay and reports.
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -14,28 +16,51 @@ from django.views.decorators.http import require_POST, require_safe
 
 from ... import services
 from ...db import selectors
-from ...db.public import PublicMatch, view_of
 from ...models import Match, MatchStatus, TablePace, Theme
 from ...presentation import export, hints, refusals, review
 from ...presentation.board import board_context, pace_context
 from ...presentation.jinja import render_board
 from ...presentation.replay import replay_context
+from ...public import PublicMatch, view_of
 from ...services import throttle
 from ..forms import ReportForm
 from ..moves import Unreadable, move_submit
 from .common import base_url, go_to, match_or_404, safe_target
 
 
+def _for_viewers(view):
+    """A view of one match that answers a viewer it is closed to (``match_or_404`` refused:
+    a match in play whose players let nobody watch) with the closed-to-watchers page,
+    whatever was asked: the page, a move, a join..."""
+
+    @functools.wraps(view)
+    def answered(request: HttpRequest, match_id: int, *args, **kwargs) -> HttpResponse:
+        try:
+            return view(request, match_id, *args, **kwargs)
+        except services.NotAllowed as refused:
+            if refused.code != "not_open_to_watch":
+                raise
+            return _closed_to_watchers(request)
+
+    return answered
+
+
+def _refused(request: HttpRequest, match_id: int, error: Exception, status: int) -> HttpResponse:
+    """The board as it is, with why ``error`` refused what was asked, in the player's words."""
+    match = match_or_404(match_id, request.user)
+    return _render_board(request, match, refusals.words(error), status)
+
+
 @login_required
 @require_POST
+@_for_viewers
 def rematch_offer(request: HttpRequest, match_id: int) -> HttpResponse:
     """Play again: a new match at once (the computer, or the opponent had offered too), or the
     offer, on the board."""
     try:
         match = services.rematch_offer(user=request.user, match_id=match_id)
     except services.GameError as error:
-        match = match_or_404(match_id)
-        return _render_board(request, match, refusals.words(error), refusals.status(error))
+        return _refused(request, match_id, error, refusals.status(error))
     if match.pk != match_id:
         return go_to(request, match)
     if request.htmx:
@@ -45,18 +70,18 @@ def rematch_offer(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_for_viewers
 def rematch_accept(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         match = services.rematch_accept(user=request.user, match_id=match_id)
     except services.GameError as error:
-        match = match_or_404(match_id)
-        return _render_board(request, match, refusals.words(error), refusals.status(error))
+        return _refused(request, match_id, error, refusals.status(error))
     return go_to(request, match)
 
 
 def _render_board(request, match: Match, error: str = "", status: int = 200) -> HttpResponse:
-    if match.closed_to(request.user):  # whatever was asked: the page, a move, a join...
-        return _closed_to_watchers(request)
+    """The board of ``match``: one ``match_or_404`` gave, or a service gave the player who
+    acted on it."""
     context = _board_context(request, match, error)
     if request.htmx:
         return HttpResponse(render_board(context, request), status=status)
@@ -106,18 +131,17 @@ def _closed_to_watchers(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_safe
+@_for_viewers
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = match_or_404(match_id)
-    return _render_board(request, match)
+    return _render_board(request, match_or_404(match_id, request.user))
 
 
 @login_required
 @require_safe
+@_for_viewers
 def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board partial; 204 (nothing to swap) while the match is still at ``?version=``."""
-    match = match_or_404(match_id)
-    if match.closed_to(request.user):
-        return _closed_to_watchers(request)
+    match = match_or_404(match_id, request.user)
     if request.GET.get("version") == str(match.version):
         return HttpResponse(status=204)
     return HttpResponse(render_board(_board_context(request, match), request))
@@ -127,8 +151,7 @@ def _act(request: HttpRequest, match_id: int, call) -> HttpResponse:
     try:
         match = call()
     except services.GameError as error:
-        match = match_or_404(match_id)
-        return _render_board(request, match, refusals.words(error), refusals.status(error))
+        return _refused(request, match_id, error, refusals.status(error))
     if request.htmx:
         return _render_board(request, match)  # the service's match, players included
     return redirect("match_detail", match_id=match_id)
@@ -136,17 +159,18 @@ def _act(request: HttpRequest, match_id: int, call) -> HttpResponse:
 
 @login_required
 @require_POST
+@_for_viewers
 def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         return _act(request, match_id, lambda: move_submit(
             user=request.user, match_id=match_id, data=request.POST
         ).match)  # fmt: skip
     except throttle.Throttled as error:
-        response = _render_board(request, match_or_404(match_id), refusals.words(error), 429)
+        response = _refused(request, match_id, error, 429)
         response["Retry-After"] = str(error.retry_after)
         return response
     except Unreadable:
-        match = match_or_404(match_id)
+        match = match_or_404(match_id, request.user)
         return _render_board(
             request, match, _("That move could not be read: reload the page and try again"), 400
         )
@@ -185,6 +209,7 @@ def _match_action(service):
 
     @login_required
     @require_POST
+    @_for_viewers
     def view(request: HttpRequest, match_id: int) -> HttpResponse:
         return _act(request, match_id, lambda: service(user=request.user, match_id=match_id))
 
@@ -213,12 +238,15 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """Every action of a finished match, one step at a time, every card face up; a voided one
     too, said to be voided (over all the same: its deals are no secret any more), without its
     analysis."""
-    match = match_or_404(match_id)
-    if match.status not in (MatchStatus.FINISHED, MatchStatus.VOIDED):
+    try:
+        match = match_or_404(match_id, request.user)
+    except services.NotAllowed:  # in play, and its players let nobody watch it: not over
+        match = None
+    if match is None or match.status not in (MatchStatus.FINISHED, MatchStatus.VOIDED):
         return render(
             request,
             "replay.html",
-            {"match": match, "closed": _("The replay opens when the match is over.")},
+            {"match": {"pk": match_id}, "closed": _("The replay opens when the match is over.")},
             status=403,
         )
     try:
@@ -241,12 +269,11 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_safe
+@_for_viewers
 def match_record(request: HttpRequest, match_id: int, extension: str) -> HttpResponse:
     """The replay page's "Download the record": the match's record (docs/EXPORT.md) as a
     file, ``json`` or ``txt``, once the match is over (its seed gives away every deal)."""
-    match = match_or_404(match_id)
-    if match.closed_to(request.user):
-        return _closed_to_watchers(request)
+    match = match_or_404(match_id, request.user)
     if not match.is_over:
         context = {"title": _("Not over yet"), "message": export.not_over_words()}
         return render(request, "error.html", context, status=409)

@@ -1,8 +1,9 @@
 """A match's public face: what anyone allowed to follow it may know, as a plain value.
 
-Boards are built from this and one seat's view (``engine.view_for``), never from the database
-row: the value holds no seed while the match is in play, no hand, no stock and no discard, so
-it can be built once for an event and shared by the boards of every viewer.
+Boards and the API's JSON (``games.public.shapes``) are built from this and one seat's view
+(``engine.view_for``), never from the database row: the value holds no seed while the match
+is in play, no hand, no stock and no discard, so it can be built once for an event and shared
+by the boards and streams of every viewer.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ class PublicMatch:
     pk: int
     status: str
     version: int
+    move_count: int
+    created_at: datetime | None
     player_ids: tuple[int | None, int | None]
     names: tuple[str, str]
     ratings: tuple[str, str]  # as the players' profiles show them ("" for the computer)
@@ -77,9 +80,18 @@ class PublicMatch:
 
     @property
     def winner_name(self) -> str:
-        if self.winner_id is None:
-            return ""
-        return self.names[self.player_ids.index(self.winner_id)]
+        seat = self.winner_seat
+        return "" if seat is None else self.names[seat]
+
+    @property
+    def winner_seat(self) -> int | None:
+        if self.winner_id is None or self.winner_id not in self.player_ids:
+            return None
+        return self.player_ids.index(self.winner_id)
+
+    def options(self) -> dict:
+        """The options by field name, as Match's and Challenge's fields take them."""
+        return {name: getattr(self, name) for name in Match.OPTION_FIELDS}
 
     def closed_to(self, user) -> bool:
         return closed_to_watchers(self.status, self.spectators_allowed, self.seat_of(user))
@@ -110,6 +122,8 @@ class PublicMatch:
             pk=match.pk,
             status=match.status,
             version=match.version,
+            move_count=match.move_count,
+            created_at=match.created_at,
             player_ids=(match.player0_id, match.player1_id),
             names=names,
             ratings=ratings,
@@ -127,7 +141,7 @@ class PublicMatch:
             both_acted=match.both_acted,
             dealt=dealt,
             commitment=commitment(int(match.seed)) if dealt else "",
-            revealed_seed=match.seed if dealt and match.is_over else "",
+            revealed_seed=match.seed if match.is_over else "",
             first_dealer=first_dealer(int(match.seed)) if dealt else None,
             deadline=match.deadline,
             claim_opens_at=match.claim_opens_at,
