@@ -117,7 +117,7 @@ def main() -> None:
     from games import services
     from games.models import TablePace
     from games.services import matches
-    from tests.servers import Server, Worker
+    from tests.support.servers import Server, Worker
 
     server, worker = Server(env).start(), Worker(env).start()
     if args.shots:

@@ -7,12 +7,9 @@ that need it, saying what is missing.
 from __future__ import annotations
 
 import importlib
-import os
 
 import pytest
 from django.conf import settings
-
-IN_CI = os.environ.get("CI", "").lower() == "true"
 
 # Consumers run their queries in worker threads; persistent connections there would outlive
 # the tests and keep PostgreSQL from dropping the test database at the end.
@@ -50,11 +47,14 @@ def pytest_collection_modifyitems(items):
     items.sort(key=rank)  # a stable sort: each file's tests keep their order
 
 
-def missing(what: str) -> None:
-    """A test needs ``what`` and this machine lacks it: fail in CI, skip elsewhere."""
-    if IN_CI:
-        pytest.fail(f"{what} is required in CI", pytrace=False)
-    pytest.skip(f"{what} is not available here")
+@pytest.fixture(autouse=True)
+def seeded_deals(monkeypatch, request):
+    """Every match a test makes here is dealt from a seed drawn from the test's own id, so
+    each run deals the same (the services draw a secret one: ``games.engine.new_seed``).
+    Servers the test starts in processes of their own still deal at random."""
+    from tests.support import deals
+
+    monkeypatch.setattr("games.services.matches.new_seed", deals.begin(request.node.nodeid))
 
 
 @pytest.fixture(autouse=True)
@@ -92,9 +92,9 @@ def fresh_cache(settings, request):
 @pytest.fixture(autouse=True)
 def api_contract(monkeypatch):
     # Every answer of /api/v1/ a test client gets is checked against the published schema
-    # (tests/api/contract.py): a field, a status or a code the schema does not name fails
+    # (tests/support/contract.py): a field, a status or a code the schema does not name fails
     # the test that saw it.
-    from tests.api import contract
+    from tests.support import contract
 
     contract.watch(monkeypatch)
 
@@ -140,8 +140,8 @@ def small_analysis_budget(settings):
 
 @pytest.fixture
 def inbox(settings):
-    """A real SMTP server (tests.mail) that the site's mail goes to; links to testserver."""
-    from tests.mail import smtp_server
+    """A real SMTP server (tests.support.mail) that the site's mail goes to; links to testserver."""
+    from tests.support.mail import smtp_server
 
     for found, port in smtp_server():
         settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.links import ROOT, slug
+
 SKIPPED = {".venv", ".git", "artifacts", "staticfiles", "node_modules"}
 
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.M | re.S)
@@ -25,12 +26,6 @@ def markdown_files(root: Path = ROOT) -> list[Path]:
         if not SKIPPED.intersection(path.relative_to(root).parts)
         and not any(part.startswith(".") for part in path.relative_to(root).parts[:-1])
     )
-
-
-def slug(heading: str) -> str:
-    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens."""
-    text = re.sub(r"[`*_]", "", heading.strip().lower())
-    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
 
 
 def anchors(path: Path) -> set[str]:

@@ -10,7 +10,7 @@ import pytest
 
 from games.engine import legal_actions
 from games.web.moves import move_submit
-from tests.matches import start
+from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db
 

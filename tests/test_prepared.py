@@ -17,13 +17,12 @@ from games import services
 from games.api import auth, feeds
 from games.db import statements
 from games.db.prepared import Prepared
-from games.db.public import PLAYERS
 from games.models import ApiToken, Match, Move, PlayerSettings
+from games.public import PLAYERS
 from games.realtime.tables import read_tables
 from games.services import core
-
-from .api.conftest import token_for
-from .matches import play_to_the_end, start
+from tests.support.api import token_for
+from tests.support.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -96,8 +95,9 @@ def test_a_sockets_read_of_few_matches_is_the_same_as_of_many(played, monkeypatc
 
 def test_a_streams_reads_are_the_querysets(played):
     finished, _active = played
-    same(statements.MATCH.first(finished.pk), Match.objects.get(pk=finished.pk))
-    assert statements.MATCH.first(10**9) is None
+    expected = Match.objects.select_related(*PLAYERS).get(pk=finished.pk)
+    same(statements.MATCH_WITH_PLAYERS.first(finished.pk), expected)
+    assert statements.MATCH_WITH_PLAYERS.first(10**9) is None
     moves = Move.objects.filter(match=finished, version__gt=3, version__lte=9)
     expected = list(moves.order_by("seq"))
     read = statements.MOVES_BETWEEN.all(finished.pk, 3, 9)

@@ -19,7 +19,7 @@ from games.engine.state import Phase
 from games.presentation import refusals
 from games.presentation.controls import CONTROL_LABELS
 from games.presentation.refusals import refusal_words
-from tests.engine.positions import bidding
+from tests.support.positions import bidding
 
 OPTION_SETS = [
     Rules(deck=deck, stick_the_dealer=stick, dealer_must_take_up=must)

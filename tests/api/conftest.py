@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+
 import pytest
 from django.test import Client
 
-from games import services
-
-
-def token_for(user, scopes=("read", "play"), name="my program") -> str:
-    return services.api_token_create(user=user, name=name, scopes=list(scopes))[1]
-
-
-def program(token: str) -> Client:
-    """A client that sends ``token`` as a program does (no cookie, no CSRF token)."""
-    return Client(enforce_csrf_checks=True, headers={"authorization": f"Bearer {token}"})
+from tests.support.api import program, token_for
+from tests.support.environment import missing
 
 
 @pytest.fixture
@@ -25,3 +20,11 @@ def alice_api(alice) -> Client:
 @pytest.fixture
 def bob_api(bob) -> Client:
     return program(token_for(bob))
+
+
+@pytest.fixture
+def node() -> str:
+    found = shutil.which("node") or "/usr/bin/node"
+    if not os.access(found, os.X_OK):
+        missing("node (Node 20)")
+    return found

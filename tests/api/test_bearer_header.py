@@ -17,9 +17,9 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from euchre_site.asgi import application
-from tests.api import contract
-from tests.api.conftest import token_for
-from tests.servers import Server, server_env
+from tests.support import contract
+from tests.support.api import token_for
+from tests.support.servers import Server, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 db = database_sync_to_async

@@ -17,9 +17,8 @@ from euchre_site.asgi import application
 from games import services
 from games.db import selectors
 from games.models import Challenge, Connection, DeclineReason, PlayerRating, is_bot
-from tests.api.conftest import program, token_for
-from tests.api.test_endpoints import refused
-from tests.matches import start
+from tests.support.api import program, refused, token_for
+from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db
 JSON = "application/json"

@@ -1,5 +1,5 @@
 """The published contract (games/api/schemas.py) and the check every test's API answers go
-through (tests/api/contract.py): the schema types every answer, refusal and event, and the
+through (tests/support/contract.py): the schema types every answer, refusal and event, and the
 check refuses what the schema does not describe."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 
 from games.api import schemas
 from games.api.views import api
-from tests.api import contract
-from tests.api.conftest import token_for
-from tests.matches import start
+from tests.support import contract
+from tests.support.api import token_for
+from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ from channels.db import database_sync_to_async
 from django.test import AsyncClient, Client
 
 from games.services.players import player_api_origins_set
-from tests.api.conftest import token_for
-from tests.api.test_streams import HttpStream
-from tests.matches import start
+from tests.support.api import token_for
+from tests.support.matches import start
+from tests.support.streams import HttpStream
 
 pytestmark = pytest.mark.django_db
 

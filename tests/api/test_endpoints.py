@@ -11,18 +11,10 @@ from django.utils.html import escape
 from games import services
 from games.engine import legal_actions
 from games.models import ApiToken, Match, MatchStatus
-from tests.api.conftest import program, token_for
-from tests.matches import pass_if_allowed, play_to_the_end, start
+from tests.support.api import program, refused, token_for
+from tests.support.matches import pass_if_allowed, play_to_the_end, start
 
 pytestmark = pytest.mark.django_db
-
-
-def refused(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.content
-    assert response["Content-Type"].startswith("application/json")
-    body = response.json()
-    assert body["code"] == code and body["detail"], body
-    return body
 
 
 def test_a_token_is_shown_once_and_stored_as_its_hash(alice):

@@ -16,8 +16,8 @@ from games.engine.cards import card_codes
 from games.engine.rules import deal
 from games.engine.serialize import record, record_from_text, record_state, record_text
 from games.models import Match, Move
-from tests.api.conftest import program, token_for
-from tests.matches import play_to_the_end, resign, start
+from tests.support.api import program, token_for
+from tests.support.matches import play_to_the_end, resign, start
 
 pytestmark = pytest.mark.django_db
 

@@ -49,7 +49,7 @@ def test_a_streams_events_from_its_rooms_table_are_those_a_fresh_read_gives(alic
     version reads, moves and state."""
     from games.engine import legal_actions
     from games.realtime.tables import Table, read_tables
-    from tests.matches import start
+    from tests.support.matches import start
 
     match = start(alice, bob, move_seconds=None)
     row, _token = services.api_token_create(user=bob, name="bot", scopes=["read"])
@@ -61,7 +61,7 @@ def test_a_streams_events_from_its_rooms_table_are_those_a_fresh_read_gives(alic
     for _ in range(3):  # moves made here: the room's table comes from each move itself
         state = table.state
         moved = services.move_apply(
-            user=table.row.players[state.turn], match_id=match.pk,
+            user=match.players[state.turn], match_id=match.pk,
             action=str(legal_actions(state)[0]), version=table.version,
         )  # fmt: skip
         table = Table.after(moved, table, table.match.ratings)

@@ -5,8 +5,6 @@ moves), and one against the Python reference client, two bot accounts in two pro
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import time
 
@@ -14,26 +12,17 @@ import pytest
 
 from games import services
 from games.models import Challenge, Match, MatchStatus
-from tests.api.conftest import token_for
-from tests.api.test_reference_client import bot as python_bot
-from tests.conftest import missing
-from tests.servers import ROOT, Server, Worker, server_env
+from tests.support.api import token_for
+from tests.support.clients import JS_CLIENT
+from tests.support.clients import bot as python_bot
+from tests.support.servers import Server, Worker, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
-CLIENT = ROOT / "clients" / "js" / "euchre_bot.js"
-
-
-@pytest.fixture
-def node() -> str:
-    found = shutil.which("node") or "/usr/bin/node"
-    if not os.access(found, os.X_OK):
-        missing("node (Node 20)")
-    return found
 
 
 def js_bot(node: str, server: Server, token: str, *args: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [node, str(CLIENT), "--url", server.url, *args],
+        [node, str(JS_CLIENT), "--url", server.url, *args],
         env={"EUCHRE_TOKEN": token, "PATH": "/usr/bin:/bin"},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from games.models import Puzzle, PuzzleRating
-from tests.api.conftest import program, token_for
-from tests.matches import play_to_the_end, start
-from tests.tasks import run_due_tasks
+from tests.support.api import program, token_for
+from tests.support.matches import play_to_the_end, start
+from tests.support.tasks import run_due_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

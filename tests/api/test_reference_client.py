@@ -6,29 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 import time
 
 import pytest
 
 from games import services
 from games.models import Challenge, Match, MatchStatus
-from tests.api.conftest import token_for
-from tests.realtime.players import Player, session_cookie
-from tests.servers import ROOT, Server, Worker, server_env
+from tests.support.api import token_for
+from tests.support.clients import bot
+from tests.support.players import Player, session_cookie
+from tests.support.servers import Server, Worker, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
-CLIENT = ROOT / "clients" / "python" / "euchre_bot.py"
-
-
-def bot(server: Server, token: str, *args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, str(CLIENT), "--url", server.url, *args],
-        env={"EUCHRE_TOKEN": token, "PATH": "/usr/bin:/bin"},
-        stdout=subprocess.PIPE,
-        text=True,
-    )
 
 
 def test_the_client_plays_a_whole_match_against_the_medium_computer(alice):

@@ -17,10 +17,10 @@ from channels.testing import WebsocketCommunicator
 from euchre_site.asgi import application
 from games import services
 from games.engine import legal_actions
-from tests.api.conftest import token_for
-from tests.api.test_js_client import CLIENT, node  # noqa: F401 - a fixture
-from tests.matches import start
-from tests.servers import Server, server_env
+from tests.support.api import token_for
+from tests.support.clients import JS_CLIENT
+from tests.support.matches import start
+from tests.support.servers import Server, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 db = database_sync_to_async
@@ -126,7 +126,7 @@ for (const token of [process.env.TOKEN, "nope"]) {
 """
 
 
-def test_a_real_handshake_answers_with_euchre_v1_and_never_the_token(alice, bob, node, capfd):  # noqa: F811
+def test_a_real_handshake_answers_with_euchre_v1_and_never_the_token(alice, bob, node, capfd):
     """Through a server process: the ``websockets`` library's handshake, and Node's WebSocket
     (undici's, which fails a connection as a browser does) running the JavaScript client's
     websocket transport, with a good token and a bad one."""
@@ -138,7 +138,7 @@ def test_a_real_handshake_answers_with_euchre_v1_and_never_the_token(alice, bob,
         env = {"SITE": server.url, "TOKEN": token, "MATCH": str(match.pk)}
         ran = subprocess.run(
             [node, "--experimental-websocket", "--input-type=module", "-e", FIRST_EVENT],
-            env={**env, "CLIENT": CLIENT.as_uri()}, capture_output=True, text=True, timeout=60,
+            env={**env, "CLIENT": JS_CLIENT.as_uri()}, capture_output=True, text=True, timeout=60,
         )  # fmt: skip
     finally:
         server.stop()

@@ -4,111 +4,23 @@ send, a reconnect that gets exactly what it missed, and a revoked token closing 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import random
 import re
 
 import pytest
-from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import AsyncClient
 
 from euchre_site.asgi import application
 from games import services
 from games.engine import legal_actions
-from games.models import Connection, Match, MatchStatus
-from tests.api import contract
-from tests.api.conftest import token_for
-from tests.matches import start
+from games.models import Connection, MatchStatus
+from tests.support.api import token_for
+from tests.support.matches import start
+from tests.support.streams import db, move_once, open_stream, socket_stream, until
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-db = database_sync_to_async
-
-
-class HttpStream:
-    """An open http stream: its events one by one (heartbeat lines skipped)."""
-
-    def __init__(self, response):
-        self.response = response
-        self.path = contract.request_of(response)[1]
-        self.lines = aiter(response.streaming_content)
-        self.buffer = b""
-
-    async def next(self, timeout: float = 5) -> dict:
-        while b"\n" not in self.buffer.lstrip(b"\n"):
-            self.buffer += await asyncio.wait_for(anext(self.lines), timeout)
-        self.buffer = self.buffer.lstrip(b"\n")
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return contract.checked(self.path, json.loads(line))
-
-    async def close(self) -> None:
-        """The client goes: as the server does then, the read under way is cancelled (the
-        stream's own clean-up runs). Events still coming are read first: a read that one
-        ends is not under way, and the stream would be left suspended at its ``yield``."""
-        while True:
-            reading = asyncio.ensure_future(anext(self.lines))
-            await asyncio.sleep(0.05)
-            if not reading.done():
-                break
-            try:
-                reading.result()
-            except StopAsyncIteration:  # it ended by itself: its clean-up ran
-                return
-        reading.cancel()
-        with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
-            await reading
-        await self.lines.aclose()
-
-
-async def http_stream(token: str, path: str) -> HttpStream:
-    response = await AsyncClient().get(path, headers={"authorization": f"Bearer {token}"})
-    assert response.status_code == 200 and response["Content-Type"] == "application/x-ndjson"
-    return HttpStream(response)
-
-
-class SocketStream:
-    def __init__(self, communicator: WebsocketCommunicator, path: str):
-        self.communicator = communicator
-        self.path = path
-
-    async def next(self, timeout: float = 5) -> dict:
-        frame = json.loads(await self.communicator.receive_from(timeout=timeout))
-        return contract.checked(self.path, frame)
-
-    async def close(self) -> None:
-        await self.communicator.disconnect()
-
-
-async def socket_stream(token: str, path: str) -> SocketStream:
-    headers = [(b"host", b"testserver"), (b"authorization", f"Bearer {token}".encode())]
-    communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, _ = await communicator.connect()
-    assert connected
-    return SocketStream(communicator, path.split("?")[0])
-
-
-async def open_stream(kind: str, token: str, path: str):
-    if kind == "http":
-        return await http_stream(token, "/api/v1/stream/" + path)
-    return await socket_stream(token, "/api/v1/ws/" + path)
-
-
-async def until(stream, kind: str, **fields) -> dict:
-    while True:
-        event = await stream.next()
-        if event["type"] == kind and all(event.get(k) == v for k, v in fields.items()):
-            return event
-
-
-@db
-def move_once(match_id: int, rng: random.Random) -> Match:
-    match = Match.objects.select_related("player0", "player1").get(pk=match_id)
-    state = match.state
-    return services.move_apply(
-        user=match.players[state.turn], match_id=match.pk,
-        action=str(rng.choice(legal_actions(state))), version=match.version,
-    )  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", ["http", "websocket"])

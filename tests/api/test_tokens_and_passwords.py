@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from .conftest import program, token_for
+from tests.support.api import program, token_for
 
 pytestmark = pytest.mark.django_db
 

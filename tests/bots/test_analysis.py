@@ -22,7 +22,7 @@ from games.engine import Rules, apply, legal_actions, new_match, view_for
 from games.engine.cards import DECK_MASKS, EFFECTIVE_SUIT, SUIT_MASK, cards_in
 from games.engine.rules import STUCK_FROM_DEAL
 from games.engine.state import Action, Phase, UpcardFate, evolve
-from tests.engine.positions import bidding
+from tests.support.positions import bidding
 
 
 def brute_force(state, seat):

@@ -13,7 +13,7 @@ from games.engine import Rules, apply, legal_actions, new_match, view_for
 from games.engine.cards import CODES, cards_in
 from games.engine.state import Action
 from games.engine.view import hidden_cards, shown_from_last_hand
-from tests.engine.positions import bidding, codes_in, position
+from tests.support.positions import bidding, codes_in, position
 
 RULE_SETS = [
     Rules(deck=24),

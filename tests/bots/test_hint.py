@@ -6,7 +6,7 @@ import random
 
 from games.bots.hint import hint, why
 from games.engine import view_for
-from tests.engine.positions import bidding, position
+from tests.support.positions import bidding, position
 
 
 def test_both_bowers_order_it_up():

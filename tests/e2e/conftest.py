@@ -18,36 +18,9 @@ from django.db.models import Q
 from django.test import Client
 from django.utils import timezone
 
-from tests.conftest import missing
-from tests.servers import Server, Worker, server_env
-
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-# Screenshots are for a person to look at; nothing asserts on them, and a full-page one costs
-# the browser more than most of what a test checks. ``SCREENSHOTS=1 make test`` takes them all.
-TAKE_SCREENSHOTS = os.environ.get("SCREENSHOTS") == "1"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def shot(
-    page, name: str, *, full_page: bool = True, folder: Path = SCREENSHOTS, force: bool = False
-) -> None:
-    """``folder/name.png``, with ``SCREENSHOTS=1`` only (or ``force``: a failed test's pages
-    at its end, see ``new_page``)."""
-    if not (TAKE_SCREENSHOTS or force):
-        return
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=full_page)
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, leave, shot
+from tests.support.environment import missing
+from tests.support.servers import Server, Worker, server_env
 
 
 @pytest.hookimpl(wrapper=True)
@@ -129,7 +102,7 @@ def new_page(browser, request):
         page = context.new_page()
         # Leaving a match in play, a player's browser asks first (table.js); these pages leave
         # as a player who says yes (tests/e2e/test_leaving_in_browser.py says no).
-        page.on("dialog", _leave)
+        page.on("dialog", leave)
         return page
 
     yield make
@@ -139,11 +112,6 @@ def new_page(browser, request):
             shot(page, f"{request.node.name}-{number}", force=failed)
         context.close()
     settle()
-
-
-def _leave(dialog) -> None:
-    if dialog.type == "beforeunload":
-        dialog.accept()
 
 
 def settle(tasks_seconds: float = 3.0, sockets_seconds: float = 2.0) -> None:

@@ -8,10 +8,8 @@ and written to artifacts/axe.json."""
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -20,29 +18,20 @@ from django.utils import timezone
 from games import services
 from games.models import Arena, MatchAnalysis, PlayerRating, Puzzle
 from games.services.turn_mail import stop_token
-from tests.e2e.conftest import ROOT, shot
-from tests.matches import play_to_the_end, start
+from tests.support.browser import AXE, ROOT, RUN, TAGS, analysed, shot
+from tests.support.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-AXE = Path(__file__).parent / "axe" / "axe.min.js"
 WIDTHS = {"desktop": (1280, 900), "phone": (375, 812)}
 THEMES = ["light", "dark"]  # the device's preference: the site follows it
 LANGUAGES = ["en", "th", "am"]  # Latin, Thai and Ethiopic scripts
 # Whatever their impact: one h1, landmarks, every control and link named.
 STRUCTURE = {"page-has-heading-one", "landmark-one-main", "region", "label", "button-name",
              "link-name", "empty-table-header"}  # fmt: skip
-TAGS = {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}
 # The dark theme changes the colours and nothing else (static/css/site.css: custom properties
 # only), so in it only the rules about colour run again.
 COLOUR_RULES = {"type": "rule", "values": ["color-contrast", "link-in-text-block"]}
-RUN = """async (runOnly) => {
-  const result = await axe.run(document, {runOnly, resultTypes: ["violations"]});
-  return result.violations.map(v => ({
-    id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ")),
-  }));
-}"""
 
 
 # Words (between spaces and hyphens) that the layout split over two lines: "Los t", "Rep lay".
@@ -117,10 +106,7 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
     services.match_create(user=bob, target=5)  # the banner: a followed player's open match
     services.api_token_create(user=alice, name="my program", scopes=["read", "play"])
     as_bob = {"invite": f"/matches/{waiting.pk}/"}
-    deadline = time.monotonic() + 60
-    while not MatchAnalysis.objects.filter(match=over).exists():  # the worker's, queued at the end
-        assert time.monotonic() < deadline, "the worker did not analyse the match in a minute"
-        time.sleep(0.2)
+    analysed(new_page(logged_in=bob), live_server_url, over)  # the worker's, queued at the end
     decisions = MatchAnalysis.objects.get(match=over).result["decisions"]
     flagged = next(d["index"] for d in decisions if d["flag"] and d["lines"])
     # A key moment: its reason, its best lines and the graph of the chances.

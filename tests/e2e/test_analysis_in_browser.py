@@ -3,13 +3,11 @@ replay shows the analysis beside each step."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from games.models import MatchAnalysis
-from tests.e2e.conftest import ROOT, TAKE_SCREENSHOTS
-from tests.matches import play_to_the_end, start
+from tests.support.browser import ROOT, TAKE_SCREENSHOTS, analysed
+from tests.support.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,7 +20,7 @@ def test_the_replay_shows_the_analysis_after_the_worker_has_run(
     page.goto(f"{live_server_url}/matches/{match.pk}/")
     page.wait_for_selector("[data-result]")
     # "Analysis ready" arrives by itself (pushed when the worker stores it), no reload.
-    page.click("[data-analysis-ready]", timeout=60_000)
+    page.click("[data-analysis-ready]", timeout=120_000)  # a failure guard: seconds of search
     page.wait_for_selector("[data-analysis]")
     assert MatchAnalysis.objects.filter(match=match).exists()
     assert page.locator("[data-accuracy] tbody tr").count() == 2
@@ -49,12 +47,9 @@ def test_a_key_moment_shows_its_reason_its_best_lines_and_the_chances_graph(
     live_server_url, new_page, alice, bob, size
 ):
     match = play_to_the_end(start(alice, bob, target=5, rated=False), seed=4)
-    deadline = time.monotonic() + 60
-    while not MatchAnalysis.objects.filter(match=match).exists():
-        assert time.monotonic() < deadline, "the worker did not analyse the match in a minute"
-        time.sleep(0.2)
-    stored = MatchAnalysis.objects.get(match=match).result
     page = new_page(*size, logged_in=alice)
+    analysed(page, live_server_url, match)
+    stored = MatchAnalysis.objects.get(match=match).result
     page.goto(f"{live_server_url}/matches/{match.pk}/replay?analysis=1")
     # The worst moment, from the key moments' list: the step before its move.
     worst = page.locator("[data-key-moments] a").first
@@ -76,7 +71,9 @@ def test_a_key_moment_shows_its_reason_its_best_lines_and_the_chances_graph(
     first.locator("[data-line-next]").click()
     assert now.inner_text().startswith(f"2/{moves.count()}: ")
     assert "now" in (moves.nth(1).get_attribute("class") or "")
-    assert "later" in (moves.last.get_attribute("class") or "")
+    assert "now" not in (moves.first.get_attribute("class") or "")
+    for later in range(2, moves.count()):  # the rest of the line still to come, faded
+        assert "later" in (moves.nth(later).get_attribute("class") or "")
     seat, text = decision["lines"][0]["moves"][1]
     if text.startswith("play:"):
         assert moves.nth(1).locator("[data-card]").get_attribute("data-card") == text[5:]

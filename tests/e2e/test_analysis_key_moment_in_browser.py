@@ -10,8 +10,8 @@ from django.conf import settings
 
 from games import services
 from games.models import Match
-from tests.e2e.conftest import SCREENSHOTS, TAKE_SCREENSHOTS, shot
-from tests.matches import play_to_the_end, resign
+from tests.support.browser import SCREENSHOTS, TAKE_SCREENSHOTS, shot
+from tests.support.matches import play_to_the_end, resign
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

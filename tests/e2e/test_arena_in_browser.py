@@ -1,13 +1,12 @@
 """An arena in four browsers (one a phone), watched from a fifth: the four join from the
-arena's page, are paired within 5 s of its start and taken to their matches within 5 s more,
-play and finish them, are paired again (not with the same opponent) as they finish, and the
-standings change live on the watcher's page; the arena ends with matches in play, which
-still count, and the podium is right."""
+arena's page, are paired once it starts and taken to their matches, play and finish them,
+are paired again (not with the same opponent) as they finish, and the standings change live
+on the watcher's page; the arena ends with matches in play, which still count, and the
+podium is right."""
 
 from __future__ import annotations
 
 import re
-import time
 from datetime import datetime, timedelta
 
 import pytest
@@ -20,8 +19,7 @@ from playwright.sync_api import expect
 from games import services
 from games.db import selectors
 from games.models import Arena, Match, MatchStatus
-from tests.e2e.conftest import shot
-from tests.e2e.test_play_in_browser import PREFERRED
+from tests.support.browser import PREFERRED, shot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,7 +41,7 @@ def act(page) -> bool:
         buttons = page.locator(f"#board button[data-action={kind}]")
         if buttons.count():
             buttons.first.click()
-            page.wait_for_selector(f"#board[data-version='{version + 1}']", timeout=10_000)
+            page.wait_for_selector(f"#board[data-version='{version + 1}']")
             return True
     return False
 
@@ -51,23 +49,40 @@ def act(page) -> bool:
 def finish(match: Match, pages: dict) -> Match:
     """Both players make a first move (from then on resigning counts), then seat 1's player
     resigns from their page: seat 0's wins."""
-    deadline = time.monotonic() + 60
-    while not Match.objects.get(pk=match.pk).both_acted:
-        assert time.monotonic() < deadline, "no first moves in a minute"
-        if not any(act(pages[p.pk]) for p in match.players):
-            time.sleep(0.1)
+    while not (now := Match.objects.get(pk=match.pk)).both_acted:
+        # Both pages at the match's version: one of them is the player's to act.
+        for player in match.players:
+            pages[player.pk].wait_for_selector(f"#board[data-version='{now.version}']")
+        assert any(act(pages[p.pk]) for p in match.players), "neither player may act"
     loser = pages[match.player1_id]
     loser.once("dialog", lambda dialog: dialog.accept())  # "Resign this match? ..."
     loser.click("#board [data-action=resign]")
     for player in match.players:
-        pages[player.pk].wait_for_selector("#board [data-result]", timeout=10_000)
+        pages[player.pk].wait_for_selector("#board [data-result]")
     return Match.objects.get(pk=match.pk)
 
 
-def on_their_matches(pages: dict, matches: list[Match], seconds: float) -> None:
+def paired(arena: Arena, pages: dict, before: set[int] = frozenset()) -> list[Match]:
+    """The arena's matches in play, once every page has been taken to one that is not in
+    ``before`` (the pairing's push): the pairing was written before it was pushed. How long
+    a pairing takes is bench/arena.py's figure (the pairing delay, the seating)."""
+
+    def new_match(url: str) -> bool:
+        at = re.search(r"/matches/(\d+)/$", url)
+        return at is not None and int(at.group(1)) not in before
+
+    for page in pages.values():
+        page.wait_for_url(new_match)
+    matches = active(arena)
+    assert len(matches) == 2, matches
+    on_their_matches(pages, matches)
+    return matches
+
+
+def on_their_matches(pages: dict, matches: list[Match]) -> None:
     for match in matches:
         for player in match.players:
-            pages[player.pk].wait_for_url(f"**/matches/{match.pk}/", timeout=seconds * 1000)
+            pages[player.pk].wait_for_url(f"**/matches/{match.pk}/")
             pages[player.pk].wait_for_selector("#board .scorebox")
 
 
@@ -99,7 +114,7 @@ def test_four_players_in_an_arena_paired_live_to_the_podium(
         page.click("[data-action=join-arena]")
         expect(page.locator("[data-action=pause-arena]")).to_be_visible()
         pages[user.pk] = page
-    expect(watcher.locator("[data-standings] tr[data-player]")).to_have_count(4, timeout=5_000)
+    expect(watcher.locator("[data-standings] tr[data-player]")).to_have_count(4)
     shot(watcher, "arena-before-start")
 
     # Its start time comes (brought forward now that all four have joined: its task due):
@@ -107,30 +122,19 @@ def test_four_players_in_an_arena_paired_live_to_the_podium(
     starts = timezone.now()
     Arena.objects.filter(pk=arena.pk).update(starts_at=starts)
     DBTaskResult.objects.filter(task_path__endswith=".arena_start").update(run_after=starts)
-    deadline = time.monotonic() + 20
-    while len(first := active(arena)) < 2:
-        assert time.monotonic() < deadline, "the arena did not pair its players"
-        time.sleep(0.1)
-    paired = max(m.started_at for m in first)
-    assert (paired - starts).total_seconds() < 5, f"paired {paired - starts} after the start"
-    on_their_matches(pages, first, seconds=10)
-    late = (timezone.now() - paired).total_seconds()
-    assert late < 5, f"the four were at their matches {late:.1f} s after the pairing"
+    first = paired(arena, pages)
+    assert all(m.started_at >= starts for m in first)  # paired by the start, not before it
     shot(pages[players[1].pk], "arena-match-phone")
 
     # The first match ends: the watcher's standings change live (no reload).
     done = finish(first[0], pages)
     winner_row = watcher.locator(f"tr[data-player='{done.winner.username}']")
-    expect(winner_row).to_have_attribute("data-score", "2", timeout=5_000)
+    expect(winner_row).to_have_attribute("data-score", "2")
     finish(first[1], pages)
-    # Both free: paired again at once, not with the same opponent; the pages go there.
-    deadline = time.monotonic() + 15
-    while len(second := active(arena)) < 2:
-        assert time.monotonic() < deadline, "the finished players were not paired again"
-        time.sleep(0.1)
+    # Both free: paired again, not with the same opponent; the pages go there.
+    second = paired(arena, pages, before={m.pk for m in first})
     before = {frozenset((m.player0_id, m.player1_id)) for m in first}
     assert all(frozenset((m.player0_id, m.player1_id)) not in before for m in second)
-    on_their_matches(pages, second, seconds=10)
     # The winners meet (similar scores).
     winners = {m.winner_id for m in Match.objects.filter(pk__in=[m.pk for m in first])}
     assert any({m.player0_id, m.player1_id} == winners for m in second)
@@ -139,14 +143,12 @@ def test_four_players_in_an_arena_paired_live_to_the_podium(
     # finish and count; no match starts after.
     Arena.objects.filter(pk=arena.pk).update(starts_at=timezone.now() - timedelta(minutes=31))
     DBTaskResult.objects.filter(task_path__endswith=".arena_end").update(run_after=timezone.now())
-    deadline = time.monotonic() + 15
-    while Arena.objects.get(pk=arena.pk).status != Arena.Status.FINISHED:
-        assert time.monotonic() < deadline, "the worker did not end the arena"
-        time.sleep(0.1)
+    # The watcher's page hears the arena end (its live part, pushed).
+    expect(watcher.locator("#arena-live")).to_have_attribute("data-arena-status", "finished")
     for match in second:
         finish(match, pages)
     assert Match.objects.filter(arena=arena).count() == 4
-    expect(watcher.locator("[data-podium]")).to_be_visible(timeout=5_000)
+    expect(watcher.locator("[data-podium]")).to_be_visible()
     standings = selectors.arena_standings(arena=Arena.objects.get(pk=arena.pk))
     podium = watcher.locator("[data-podium] li a")
     expect(podium).to_have_text([row.player.username for row in standings[:3]])
@@ -180,7 +182,7 @@ class ArenaPage:
         own calls, so none comes between the count read here and the wait)."""
         if len(self.pushes) < count:
             socket = self.sockets[-1] if self.sockets else self.page.wait_for_event("websocket")
-            socket.wait_for_event("framereceived", predicate=lambda f: LIVE in f, timeout=10_000)
+            socket.wait_for_event("framereceived", predicate=lambda f: LIVE in f)
         assert len(self.pushes) >= count
 
 
@@ -214,7 +216,7 @@ def test_a_player_held_by_a_computer_match_is_told_why_and_the_page_hears_its_so
         watched.polls.clear()  # the page's own load
         clock = page.locator("#arena-live [data-countdown-text]")
         for _tick in range(3):
-            expect(clock).not_to_have_text(clock.inner_text(), timeout=3_000)
+            expect(clock).not_to_have_text(clock.inner_text())
         # Ben joins from his page (then pauses, the second time): the arena's change.
         ben_page = ben_page if width != 1280 else new_page(logged_in=ben)
         ben_page.goto(url)

@@ -12,9 +12,8 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Match, MatchStatus
-from tests.e2e.conftest import shot
-from tests.e2e.test_play_in_browser import PREFERRED
-from tests.servers import ROOT
+from tests.support.browser import PREFERRED, shot
+from tests.support.servers import ROOT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BOARD = """() => {

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from games.models import Match, Move
-from tests.e2e.conftest import shot
-from tests.e2e.test_play_in_browser import PREFERRED, trump_was_made
+from tests.support.browser import play_against_the_computer, shot, trump_was_made
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engines]
 
@@ -35,34 +32,3 @@ def test_a_whole_hand_against_the_hard_computer_without_a_reload(live_server_url
     assert page.locator("[data-score='0']").inner_text() == str(scores[0])
     assert page.locator("[data-score='1']").inner_text() == str(scores[1])
     assert Move.objects.filter(match=match, seat=1).count() >= 5  # the computer played its cards
-
-
-# A board later than the version given is on the page.
-NEWER = "v => Number(document.querySelector('#board')?.dataset.version) > v"
-# The board's version and whether it is the player's turn, read at once: a board pushed between
-# two reads would pair one board's version with the next one's turn.
-BOARD = """() => {
-  const board = document.querySelector("#board");
-  return [Number(board.dataset.version), board.hasAttribute("data-your-turn")];
-}"""
-
-
-def play_against_the_computer(page, match: Match, done, seconds: float = 120) -> None:
-    """Click the player's preferred control whenever it is their turn, and wait for the
-    computer's move otherwise, until ``done`` holds for the match's hand results."""
-    deadline = time.monotonic() + seconds
-    while not done(Match.objects.get(pk=match.pk).snapshot["results"]):
-        assert time.monotonic() < deadline, f"not done in {seconds} s"
-        version, my_turn = page.evaluate(BOARD)
-        if not my_turn:
-            # The computer's turn: its move is pushed to the page within a few seconds (the
-            # board after it may already have come too: the computer can act twice running).
-            page.wait_for_function(NEWER, arg=version, timeout=15_000)
-            continue
-        board = page.locator(f"#board[data-version='{version}']")  # that board, not a later one
-        for kind in PREFERRED:
-            buttons = board.locator(f"button[data-action={kind}]")
-            if buttons.count():
-                buttons.first.click()
-                page.wait_for_function(NEWER, arg=version, timeout=10_000)
-                break

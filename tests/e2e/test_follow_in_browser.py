@@ -14,9 +14,8 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import MatchStatus, PlayerSettings
-from tests.e2e.conftest import shot
-from tests.e2e.test_play_in_browser import PREFERRED
-from tests.matches import start
+from tests.support.browser import PREFERRED, shot
+from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

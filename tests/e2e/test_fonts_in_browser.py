@@ -17,10 +17,16 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from tests.conftest import missing
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, shot
-from tests.e2e.test_table_in_browser import BUDGET, collected_server, transferred, until
-from tests.matches import start
+from tests.support.browser import (
+    BUDGET,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    collected_server,
+    shot,
+    transferred,
+)
+from tests.support.environment import missing
+from tests.support.matches import start, until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,8 +11,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Match, MatchStatus
-from tests.e2e.conftest import shot
-from tests.e2e.test_computer_in_browser import play_against_the_computer
+from tests.support.browser import play_against_the_computer, shot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SECRET = "Deal-me-in-2026"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from games.models import PlayerSettings
-from tests.e2e.conftest import shot
-from tests.matches import play_to_the_end, start
+from tests.support.browser import shot
+from tests.support.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,8 +7,8 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from tests.e2e.conftest import shot
-from tests.matches import start
+from tests.support.browser import shot
+from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 OFFERED = [code for code, _name in settings.LANGUAGES]

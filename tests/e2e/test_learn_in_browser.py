@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from tests.e2e.test_accessibility import AXE, RUN, TAGS
+from tests.support.browser import AXE, RUN, TAGS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

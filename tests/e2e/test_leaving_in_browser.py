@@ -7,25 +7,34 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import _leave
-from tests.matches import both_acted, start
+from tests.support.browser import leave as _leave
+from tests.support.matches import both_acted, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def leave(page, live_server_url: str) -> list[str]:
-    """Click the header's link to the lobby, as a player who answers "stay" to any question:
-    the questions asked."""
+def leave(page, *, asked_first: bool) -> list[str]:
+    """Click the header's link to the lobby: the questions asked. Where a question is
+    expected (``asked_first``) the player answers "stay" and the click waits for it; where
+    none is, the page leaves for the lobby (a question asked is answered "leave" and listed)."""
     asked: list[str] = []
 
-    def stay(dialog) -> None:
+    def answer(dialog) -> None:
         asked.append(dialog.type)
-        dialog.dismiss()
+        if asked_first:
+            dialog.dismiss()
+        else:
+            dialog.accept()
 
-    page.on("dialog", stay)
-    page.locator("header a[href='/play/']").first.click()
-    page.wait_for_timeout(800)  # a navigation under way has ended, or was kept from starting
-    page.remove_listener("dialog", stay)
+    page.on("dialog", answer)
+    link = page.locator("header a[href='/play/']").first
+    if asked_first:
+        with page.expect_event("dialog"):  # staying keeps the navigation from starting
+            link.click()
+    else:
+        link.click()
+        page.wait_for_url("**/play/")
+    page.remove_listener("dialog", answer)
     return asked
 
 
@@ -40,7 +49,7 @@ def test_leaving_a_match_in_play_asks_first_and_staying_keeps_the_table(
     page.wait_for_selector("#board[data-leaving-costs]")
     page.locator("#board .scorebox").click()  # a player who has touched the page (browsers
     # ask only then)
-    assert leave(page, live_server_url) == ["beforeunload"]
+    assert leave(page, asked_first=True) == ["beforeunload"]
     assert page.url == url and page.locator("#board .felt").is_visible()  # still at the table
     # Once the match is over (the opponent resigns from their page), the page lets her go.
     opponent = new_page(logged_in=bob)
@@ -49,8 +58,8 @@ def test_leaving_a_match_in_play_asks_first_and_staying_keeps_the_table(
     opponent.click("[data-action=resign]")
     page.wait_for_selector("#board[data-match-over]")
     assert not page.locator("#board[data-leaving-costs]").count()
-    assert leave(page, live_server_url) == []
-    page.wait_for_url(f"{live_server_url}/play/")
+    assert leave(page, asked_first=False) == []
+    assert page.url == f"{live_server_url}/play/"
 
 
 def test_before_both_have_moved_leaving_asks_nothing(live_server_url, new_page, alice, bob):
@@ -61,5 +70,5 @@ def test_before_both_have_moved_leaving_asks_nothing(live_server_url, new_page, 
     page.wait_for_selector("#board .felt")
     page.locator("#board .scorebox").click()
     assert not page.locator("#board[data-leaving-costs]").count()
-    assert leave(page, live_server_url) == []
-    page.wait_for_url(f"{live_server_url}/play/")
+    assert leave(page, asked_first=False) == []
+    assert page.url == f"{live_server_url}/play/"

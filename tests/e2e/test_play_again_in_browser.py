@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 from games import services
 from games.engine import first_dealer
 from games.models import Match, MatchStatus
-from tests.e2e.conftest import shot
-from tests.matches import both_acted, play_to_the_end, start
+from tests.support.browser import shot, socket_heard, watch_sockets
+from tests.support.matches import both_acted, play_to_the_end, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,6 +22,7 @@ def open_finished(live_server_url, new_page, alice, bob):
     pages = []
     for user, width in ((alice, 1000), (bob, 375)):
         page = new_page(width=width, logged_in=user)
+        watch_sockets(page)
         page.goto(f"{live_server_url}/matches/{finished.pk}/")
         page.wait_for_selector("[data-result]")
         pages.append(page)
@@ -32,9 +33,10 @@ def open_finished(live_server_url, new_page, alice, bob):
         assert page.locator(".felt.beat").count() == 0
         assert page.locator("[data-result]").is_visible()
         assert not page.locator("[data-trick-pause]").is_visible()
-    # Both pages are live (each socket's arrival is pushed to the other) before the offer.
+    # Both pages are live (each socket in the match's room) before the offer.
     pages[0].wait_for_selector("[data-action=rematch]")
-    pages[1].wait_for_timeout(500)
+    for page in pages:
+        socket_heard(page, "/ws/matches/")
     return finished, pages
 
 
@@ -45,21 +47,17 @@ def test_a_rematch_offered_and_accepted_from_the_pushed_offer(
     shot(a, "end-screen")
     a.click("[data-action=rematch]")
     a.wait_for_selector("[data-rematch-waiting]")
-    b.wait_for_selector("[data-action=accept-rematch]", timeout=3_000)  # pushed, no reload
+    b.wait_for_selector("[data-action=accept-rematch]")  # pushed, no reload
     assert "alice offers a rematch" in b.locator("[data-rematch-offer]").inner_text()
     # The pushed board keeps the table at rest: the result (with the offer) did not hide again.
     assert b.locator(".felt.beat").count() == 0
     shot(b, "rematch-offer")
     b.click("[data-action=accept-rematch]")
-    new = None
-    for _ in range(50):
-        new = Match.objects.get(pk=finished.pk).next_match
-        if new:
-            break
-        b.wait_for_timeout(100)
+    b.wait_for_url(lambda url: f"/matches/{finished.pk}/" not in url)  # the accept made it
+    new = Match.objects.get(pk=finished.pk).next_match
     assert new is not None
     for page in (a, b):  # both are taken there: nobody reloads or types an address
-        page.wait_for_url(f"{live_server_url}/matches/{new.pk}/", timeout=5_000)
+        page.wait_for_url(f"{live_server_url}/matches/{new.pk}/")
         page.wait_for_selector("#board .scorebox")
     assert new.status == MatchStatus.ACTIVE
     old_dealer = finished.players[first_dealer(int(finished.seed))]
@@ -72,26 +70,26 @@ def test_a_rematch_offered_and_accepted_from_the_pushed_offer(
 def test_a_declined_and_a_lapsed_rematch_offer(live_server_url, new_page, alice, bob):
     finished, (a, b) = open_finished(live_server_url, new_page, alice, bob)
     a.click("[data-action=rematch]")
-    b.click("[data-action=decline-rematch]", timeout=3_000)
-    a.wait_for_selector("[data-rematch-declined]", timeout=3_000)
+    b.click("[data-action=decline-rematch]")
+    a.wait_for_selector("[data-rematch-declined]")
     assert "bob declined the rematch" in a.locator("[data-result]").inner_text()
     # Bob's own page swaps in the answer to his click: under load it may come after Alice's push.
-    expect(b.locator("[data-action=accept-rematch]")).to_have_count(0, timeout=3_000)
+    expect(b.locator("[data-action=accept-rematch]")).to_have_count(0)
     # Bob offers in turn; it lapses when its two minutes are up (the task is made due now).
     b.click("[data-action=rematch]")
-    a.wait_for_selector("[data-action=accept-rematch]", timeout=3_000)
+    a.wait_for_selector("[data-action=accept-rematch]")
     DBTaskResult.objects.filter(task_path__endswith=".rematch_lapse").update(
         run_after=timezone.now()
     )
     for page in (a, b):
-        page.wait_for_selector("[data-rematch-lapsed]", timeout=5_000)
+        page.wait_for_selector("[data-rematch-lapsed]")
     assert not a.locator("[data-action=accept-rematch]").count()
 
 
 def test_a_rematch_offer_lapses_when_the_opponent_leaves(live_server_url, new_page, alice, bob):
     finished, (a, b) = open_finished(live_server_url, new_page, alice, bob)
     a.click("[data-action=rematch]")
-    b.wait_for_selector("[data-action=accept-rematch]", timeout=3_000)
+    b.wait_for_selector("[data-action=accept-rematch]")
     b.goto(f"{live_server_url}/play/")  # bob leaves the match's page
     # A few seconds later (a reload would have been back by then) the offer lapses.
     a.wait_for_selector("[data-rematch-lapsed]", timeout=15_000)
@@ -103,7 +101,7 @@ def test_playing_the_computer_again_is_one_click(live_server_url, new_page, alic
     page = new_page(logged_in=alice)
     page.goto(f"{live_server_url}/matches/{finished.pk}/")
     page.click("[data-action=rematch]")
-    page.wait_for_url(lambda url: f"/matches/{finished.pk}/" not in url, timeout=5_000)
+    page.wait_for_url(lambda url: f"/matches/{finished.pk}/" not in url)
     page.wait_for_selector("#board .scorebox")
     new = Match.objects.get(pk=finished.pk).next_match
     assert page.url.endswith(f"/matches/{new.pk}/") and new.computer == "easy"
@@ -118,19 +116,15 @@ def test_a_challenge_from_a_profile_accepted_live(live_server_url, new_page, ali
     a.click("[data-action=challenge]")
     a.select_option("#id_challenge-deck", "32")
     a.click("[data-action=send-challenge]")
-    a.wait_for_selector("[data-my-challenge]", timeout=3_000)
-    b.wait_for_selector("[data-action=accept-challenge]", timeout=3_000)  # live, on the lobby
+    a.wait_for_selector("[data-my-challenge]")
+    b.wait_for_selector("[data-action=accept-challenge]")  # live, on the lobby
     assert "alice challenges you" in b.locator("[data-challenge]").inner_text()
     shot(b, "challenge-banner-phone")
     b.click("[data-action=accept-challenge]")
-    match = None
-    for _ in range(50):
-        match = Match.objects.filter(status=MatchStatus.ACTIVE).first()
-        if match:
-            break
-        b.wait_for_timeout(100)
+    b.wait_for_url("**/matches/*/")  # the accept made the match: bob is taken to it
+    match = Match.objects.get(status=MatchStatus.ACTIVE)
     for page in (a, b):
-        page.wait_for_url(f"{live_server_url}/matches/{match.pk}/", timeout=5_000)
+        page.wait_for_url(f"{live_server_url}/matches/{match.pk}/")
         page.wait_for_selector("#board .scorebox")
     assert match.deck == 32
 

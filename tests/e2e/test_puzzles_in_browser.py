@@ -3,15 +3,13 @@ keyboard, at a desktop's and a phone's width; the rating moves and the source is
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import Puzzle, PuzzleRating
-from tests.e2e.conftest import ROOT, TAKE_SCREENSHOTS
-from tests.matches import play_to_the_end, start
+from tests.support.browser import ROOT, TAKE_SCREENSHOTS, analysed
+from tests.support.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,11 +24,9 @@ def _answer_button(page, action: str):
 def test_a_new_player_solves_three_puzzles_one_missed(live_server_url, new_page, alice, bob, size):
     for player in (alice, bob):  # both let puzzles from their matches name them
         services.player_puzzle_names_set(user=player, allowed=True)
-    play_to_the_end(start(alice, bob, target=5, rated=False), seed=3)
-    deadline = time.monotonic() + 60
-    while Puzzle.objects.count() < 3:  # the worker's analysis mines them
-        assert time.monotonic() < deadline, "the worker found no three puzzles in a minute"
-        time.sleep(0.2)
+    match = play_to_the_end(start(alice, bob, target=5, rated=False), seed=3)
+    analysed(new_page(logged_in=alice), live_server_url, match)  # the analysis mines puzzles
+    assert Puzzle.objects.count() >= 3
     newcomer = get_user_model().objects.create_user("dana", password="correct horse 4")
     page = new_page(*size, logged_in=newcomer)
     page.goto(f"{live_server_url}/puzzles/")

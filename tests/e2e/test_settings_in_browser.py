@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import shot
-from tests.matches import start
+from tests.support.browser import shot
+from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,10 +9,6 @@ light and dark, go to ``artifacts/table/`` (or ``$TABLE_SHOTS``)."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,36 +16,22 @@ import pytest
 from games import services
 from games.engine import legal_actions
 from games.models import Match, MatchStatus
-from tests.e2e.conftest import ROOT
-from tests.e2e.conftest import shot as screenshot  # ``shot`` below: this file's folder
-from tests.e2e.test_computer_in_browser import play_against_the_computer
-from tests.matches import play_to_the_end, start
-from tests.servers import Server, server_env
+from tests.support.browser import (
+    BUDGET,
+    ROOT,
+    WATCH_SHIFTS,
+    collected_server,
+    play_against_the_computer,
+    transferred,
+)
+from tests.support.browser import shot as screenshot
+from tests.support.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SIZES = {"desktop": (1280, 800), "phone": (375, 667)}
 SHOTS = Path(os.environ.get("TABLE_SHOTS", ROOT / "artifacts" / "table"))
-BUDGET = 150 * 1024  # bytes transferred by the match page's first load, compressed
 
-# Every layout shift the page sees, from its first paint (the observer is buffered): when,
-# how much, and what moved.
-WATCH_SHIFTS = """
-window.shifts = [];
-new PerformanceObserver(list => {
-  for (const entry of list.getEntries()) {
-    const moved = (entry.sources || []).map(source => {
-      const node = source.node;
-      if (!node || !node.tagName) return String(node && node.nodeName);
-      return node.tagName.toLowerCase() + "." + [...node.classList].join(".");
-    });
-    const rects = (entry.sources || []).map(source => [source.previousRect, source.currentRect]
-      .map(r => [r.x, r.y, r.width, r.height].map(Math.round).join(",")).join(" -> "));
-    window.shifts.push({value: entry.value, recent: entry.hadRecentInput, moved, rects,
-                        at: Math.round(entry.startTime)});
-  }
-}).observe({type: "layout-shift", buffered: true});
-"""
 
 # After two frames: what the page had to lay out on loading is laid out.
 SETTLED = """() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(
@@ -230,33 +212,6 @@ def test_a_whole_hand_against_the_computer_moves_nothing_on_the_page(
         )
         assert cls == 0, f"loaded at {loaded} ms: {playing}"
         assert load_cls <= LOADING_SHIFT, f"loaded at {loaded} ms: {loading}"
-
-
-@contextmanager
-def collected_server() -> Iterator[Server]:
-    """A server as production runs one: after collectstatic, WhiteNoise sends the compressed
-    files."""
-    env = server_env(STATIC_COLLECTED="1")
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT, env=env, check=True,
-    )  # fmt: skip
-    server = Server(env).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-def transferred(requests: list, server: Server, title: str) -> int:
-    """Bytes transferred for ``requests`` (headers and compressed bodies, as the browser
-    received them), printed by response, the largest first."""
-    sizes = {r.url: r.sizes() for r in requests}
-    total = sum(s["responseBodySize"] + s["responseHeadersSize"] for s in sizes.values())
-    print(f"\n{title}: {len(sizes)} responses, {total} bytes transferred")
-    for url, s in sorted(sizes.items(), key=lambda item: -item[1]["responseBodySize"]):
-        print(f"  {s['responseBodySize']:>7} {url.replace(server.url, '')}")
-    return total
 
 
 def test_the_first_load_of_a_match_page_stays_under_its_budget(new_page, alice, bob):

@@ -9,8 +9,8 @@ import pytest
 from django.conf import settings
 
 from games.models import TranslationSuggestion
-from tests.e2e.conftest import ROOT
-from tests.servers import Server, server_env
+from tests.support.browser import ROOT
+from tests.support.servers import Server, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

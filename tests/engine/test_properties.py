@@ -13,8 +13,7 @@ from games.engine import Rules, apply, legal_actions, new_match, replay, view_fo
 from games.engine.cards import CODES, DECKS, cards_in
 from games.engine.state import FIELDS, Phase, UpcardFate, evolve
 from games.engine.view import hidden_cards, shown_from_last_hand
-
-from .positions import codes_in
+from tests.support.positions import codes_in
 
 rules_strategy = st.builds(
     Rules,

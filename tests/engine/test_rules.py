@@ -20,8 +20,7 @@ from games.engine.errors import (
 from games.engine.rules import STUCK_FROM_DEAL
 from games.engine.state import HandOutcome, Phase, UpcardFate
 from games.engine.view import view_for
-
-from .positions import bidding, position
+from tests.support.positions import bidding, position
 
 
 def legal(state, seat=None) -> list[str]:

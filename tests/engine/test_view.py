@@ -10,8 +10,7 @@ import pytest
 
 from games.engine import action, apply, legal_actions, new_match, view_for
 from games.engine.view import hidden_cards
-
-from .positions import bidding, codes_in, position
+from tests.support.positions import bidding, codes_in, position
 
 
 def test_a_seat_sees_its_own_cards_and_only_counts_the_opponents():

@@ -17,11 +17,10 @@ from django.test import Client
 
 from games.engine import legal_actions, view_for
 from games.models import Match
-from tests.api.conftest import program, token_for
-from tests.api.test_streams import open_stream
-from tests.matches import start
-from tests.proof.leaks import cards_shown
-from tests.proof.test_leaks import Scan
+from tests.support.api import program, token_for
+from tests.support.leaks import Scan, cards_shown
+from tests.support.matches import start
+from tests.support.streams import open_stream
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 MATCHES = [(25, 12), (32, 13)]  # (deck, seed of the moves)

@@ -16,7 +16,7 @@ from django.db import connection
 from games import services
 from games.engine import Action, legal_actions, replay, state_to_json
 from games.models import Match, MatchStatus
-from tests.matches import start
+from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 THREADS = 10

@@ -11,7 +11,7 @@ from django.db import connection
 
 from games import services
 from games.models import Connection, Match, MatchStatus, Report
-from tests.matches import start
+from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 THREADS = 12

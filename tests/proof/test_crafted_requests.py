@@ -17,7 +17,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from tests.servers import Server, server_env
+from tests.support.servers import Server, server_env
 
 LATIN_1_FORM = "application/x-www-form-urlencoded; charset=iso-8859-1"
 NO_BOUNDARY = "multipart/form-data"

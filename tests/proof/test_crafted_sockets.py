@@ -1,4 +1,4 @@
-"""Websocket handshakes and frames that bench/fuzz.py found answered with a 500 or a dropped
+"""Websocket handshakes and frames that bench/fuzz found answered with a 500 or a dropped
 socket: an address with no socket, an Origin that does not parse, a frame nested deeper than
 JSON's decoder goes, a frame that is no JSON at all, and a NUL in a name (PostgreSQL refuses it
 in a query). Each now gets words (an error frame, then a close code) or a refused handshake,
@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from euchre_site.asgi import application
-from tests.web.test_consumers import HOST, ORIGIN, board, error_frame, socket, start_match
+from tests.support.sockets import HOST, ORIGIN, board, error_frame, socket, start_match
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 DEEP = "[" * 100_000 + "]" * 100_000

@@ -25,7 +25,7 @@ from games.models import (
     RatingChange,
     Report,
 )
-from tests.matches import play_to_the_end, start
+from tests.support.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "400"))  # CI runs 400 each pass

@@ -16,32 +16,14 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from games.engine import legal_actions, view_for
-from games.engine.view import hidden_cards, shown_from_last_hand
 from games.models import Match
-from tests.matches import start
-from tests.proof.leaks import cards_shown
-from tests.web.test_consumers import socket
+from tests.support.leaks import Scan, cards_shown
+from tests.support.matches import start
+from tests.support.sockets import socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 VERSION = re.compile(r'data-version="(\d+)"')
 MATCHES = [(24, 1), (25, 2), (32, 3), (25, 4), (24, 5), (32, 6)]  # (deck, seed of the moves)
-
-
-class Scan:
-    def __init__(self):
-        self.states = {}  # version -> state, for every version of the current match
-        self.responses = 0
-        self.frames = 0
-        self.moves = 0
-        self.cards_seen = 0
-
-    def check(self, text: str, seat: int | None, version: int, where: str) -> None:
-        state = self.states[version]
-        hidden = hidden_cards(state, seat) - shown_from_last_hand(state, seat)
-        shown = cards_shown(text)
-        leaked = shown & hidden
-        assert not leaked, f"{where} (seat {seat}, version {version}) shows hidden {leaked}"
-        self.cards_seen += len(shown)
 
 
 def version_in(text: str, default: int) -> int:

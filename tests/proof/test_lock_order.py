@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import services
 from games.models import Connection, Match
 from games.services.core import match_locked, players_locked
-from tests.matches import both_acted
+from tests.support.matches import both_acted
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.models import Match, Move
-from tests.matches import start
-from tests.web.test_consumers import socket
+from tests.support.matches import start
+from tests.support.sockets import socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,9 +15,9 @@ from django.test import AsyncClient
 
 from euchre_site.asgi import application
 from games.models import Connection
-from tests.api.conftest import token_for
-from tests.matches import start
-from tests.web.test_consumers import refused_with, socket
+from tests.support.api import token_for
+from tests.support.matches import start
+from tests.support.sockets import refused_with, socket, still_open
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 db = database_sync_to_async
@@ -27,7 +27,7 @@ TOO_MANY = 4429
 async def page_socket(user, path: str) -> WebsocketCommunicator:
     ws = await socket(user, path)
     assert (await ws.connect())[0]
-    await ws.receive_nothing(timeout=0.2)  # still open (a refusal closes at once)
+    assert await still_open(ws)  # (a refusal closes it at once)
     return ws
 
 

@@ -18,10 +18,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from games import services
-from tests.conftest import missing
-from tests.servers import Front, Server, nginx, server_env
-
-from .players import Player, play_moves, session_cookie
+from tests.support.environment import missing
+from tests.support.players import Player, play_moves, session_cookie
+from tests.support.servers import Front, Server, nginx, server_env
 
 # Every path about match <id> that the config routes by the match: the page's socket, the
 # API's socket and stream, the match's page, board and move posts (the page's and the API's).

@@ -16,10 +16,8 @@ from django.conf import settings
 
 from games import services
 from games.engine.cards import CODES
-from tests.servers import Server, server_env
-
-from .players import ACTION, Player, session_cookie
-from .test_servers import moves_are_whole
+from tests.support.players import ACTION, Player, moves_are_whole, session_cookie
+from tests.support.servers import Server, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

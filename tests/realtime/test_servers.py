@@ -4,38 +4,24 @@ a match, and Redis going away. Nothing acknowledged may be lost or applied twice
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import shutil
-import subprocess
 import time
 
 import pytest
 import websockets
-from django.core.management import call_command
 
 from games import services
 from games.models import Match
-from tests.conftest import missing
-from tests.servers import Server, free_port, server_env
-
-from .players import Player, play_moves, post_move, session_cookie
+from tests.support.environment import missing
+from tests.support.players import Player, moves_are_whole, play_moves, post_move, session_cookie
+from tests.support.servers import Server, free_port, redis_started, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def new_match(alice, bob) -> Match:
     return services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
-
-
-def moves_are_whole(match: Match) -> None:
-    match.refresh_from_db()
-    seqs = list(match.moves.order_by("seq").values_list("seq", flat=True))
-    assert seqs == list(range(1, len(seqs) + 1))  # none lost, none twice
-    assert match.version == len(seqs) + 1
-    out = io.StringIO()
-    call_command("verify_matches", stdout=out)
-    assert "all snapshots agree" in out.getvalue()
 
 
 def test_a_move_through_one_server_reaches_a_socket_on_the_other(alice, bob):
@@ -73,13 +59,9 @@ def test_a_killed_server_comes_back_and_both_players_continue(alice, bob):
             b = await Player("bob", cookies[1]).connect(server, match.pk)
             before = await play_moves([a, b], 5)
             server.kill()  # SIGKILL mid-match
-            restarted = Server(server_env(), port=port)
-            for _ in range(50):  # the port can take a moment to be free again
-                try:
-                    restarted.start()
-                    break
-                except RuntimeError:
-                    time.sleep(0.2)
+            # ``kill`` waited for the process to exit: the port is free to listen on again
+            # (daphne's listening socket is made with SO_REUSEADDR).
+            restarted = Server(server_env(), port=port).start()
             a = await Player("alice", cookies[0]).connect(restarted, match.pk)
             b = await Player("bob", cookies[1]).connect(restarted, match.pk)
             assert a.version == b.version == before  # the same state as before the kill
@@ -137,8 +119,7 @@ def test_moves_are_saved_while_redis_is_down_and_pushes_resume(alice, bob, tmp_p
     port = free_port()
     redis_args = [redis_server, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
     redis_args += ["--appendonly", "no", "--dir", str(tmp_path)]
-    redis = subprocess.Popen(redis_args, stdout=subprocess.DEVNULL)
-    time.sleep(0.5)
+    redis = redis_started(redis_args)
     # A heartbeat far longer than the test: every board that arrives came through the layer.
     env = server_env(REDIS_URL=f"redis://127.0.0.1:{port}/0", REALTIME_HEARTBEAT_SECONDS="300")
     server = Server(env).start()
@@ -157,7 +138,7 @@ def test_moves_are_saved_while_redis_is_down_and_pushes_resume(alice, bob, tmp_p
             redis.wait()
             # Saved and answered while the layer is down; its push is lost.
             await post_next_move(server, players, match.pk)
-            redis = subprocess.Popen(redis_args, stdout=subprocess.DEVNULL)
+            redis = redis_started(redis_args)
             # Once the server's subscriber is back, a move's push reaches both open sockets,
             # and the board it carries brings each up to date past the push they missed.
             # Moves made before the subscriber is back lose their pushes too: keep playing.

@@ -18,11 +18,9 @@ from games import services
 from games.engine import legal_actions
 from games.models import EndReason, Match, MatchStatus, Move
 from games.tasks import computer_move
-from tests.matches import both_acted, start
-from tests.servers import Server, Worker, server_env
-
-from .players import post_move, session_cookie
-from .test_servers import moves_are_whole
+from tests.support.matches import both_acted, start
+from tests.support.players import moves_are_whole, post_move, session_cookie
+from tests.support.servers import Server, Worker, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,6 +35,16 @@ def until(read, ready, seconds: float = 15.0):
         assert time.monotonic() < deadline, "it did not happen in time"
         time.sleep(0.05)
     return value
+
+
+def computer_moves_all_run() -> None:
+    """Every computer move queued has run: none is left to land a second move for a version
+    (the proof of "exactly once", where waiting a while would only make it likely)."""
+    left = DBTaskResult.objects.filter(
+        task_path=computer_move.module_path,
+        status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING],
+    )
+    until(left.exists, lambda queued: not queued)
 
 
 def humans_turn(alice, strength: str = "medium") -> Match:
@@ -71,7 +79,7 @@ def test_a_server_killed_right_after_a_move_leaves_the_computers_answer_to_a_wor
     worker = Worker(env).start()
     try:
         answered = until(lambda: reread(match), lambda m: m.state.turn == 0 or m.is_over)
-        time.sleep(0.5)  # a second move for the same version would land now
+        computer_moves_all_run()
     finally:
         worker.stop()
         restarted.stop()
@@ -111,7 +119,7 @@ def test_a_worker_killed_mid_task_leaves_the_task_to_another_worker(alice, setti
         assert DBTaskResult.objects.get(pk=task.pk).status == TaskResultStatus.RUNNING
         worker = Worker(server_env()).start()
         until(lambda: DBTaskResult.objects.get(pk=task.pk), lambda t: t.status == "SUCCESSFUL")
-        time.sleep(0.5)
+        computer_moves_all_run()
     finally:
         worker.stop()
     assert computer_moves(match).count(match.version) == 1  # made exactly once
@@ -134,8 +142,7 @@ def test_two_workers_make_one_move_per_version(alice):
             ).match  # fmt: skip
             for _duplicate in range(3):  # the same task queued again: a retry, a sweep
                 computer_move.enqueue(match.pk, match.version)
-        until(lambda: DBTaskResult.objects.filter(status="READY").count(), lambda n: n == 0)
-        time.sleep(0.5)
+        computer_moves_all_run()
     finally:
         for worker in workers:
             worker.stop()

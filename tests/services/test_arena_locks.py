@@ -17,7 +17,7 @@ from django.db import connection, transaction
 
 from games import services
 from games.models import Arena, ArenaPlayer, Match, MatchStatus
-from tests.arenas import moderator_made, online, running
+from tests.support.arenas import moderator_made, online, running
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -23,8 +23,8 @@ from games.models import (
     PlayerSettings,
     RatingChange,
 )
-from tests.matches import resign
-from tests.tasks import run_due_tasks
+from tests.support.matches import resign
+from tests.support.tasks import run_due_tasks
 
 pytestmark = pytest.mark.django_db
 

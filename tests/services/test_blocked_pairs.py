@@ -10,8 +10,8 @@ from django.utils import translation
 from games import services
 from games.models import Match, MatchStatus, RematchState
 from games.presentation import refusals
-from tests.arenas import moderator_made, online, running
-from tests.matches import resign, start
+from tests.support.arenas import moderator_made, online, running
+from tests.support.matches import resign, start
 
 pytestmark = pytest.mark.django_db
 

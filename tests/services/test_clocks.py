@@ -16,9 +16,9 @@ from games import services
 from games.engine import legal_actions
 from games.models import Connection, EndReason, Match, MatchStatus, Move, RatingChange
 from games.tasks import clock_expire
-from tests.matches import both_acted, play_to_the_end
-from tests.matches import start as deal
-from tests.tasks import age, queued, run_due_tasks
+from tests.support.matches import both_acted, play_to_the_end
+from tests.support.matches import start as deal
+from tests.support.tasks import age, queued, run_due_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -213,3 +213,19 @@ def test_the_claim_notice_counts_down_before_the_button_may_be_used(client, alic
     assert "You may claim the match in" in page
     assert ">1:09<" in page or ">1:10<" in page
     assert 'id="claim-button" data-action="claim" hidden' in page
+
+
+def test_the_plate_says_away_with_the_time_left_to_come_back_on_one_line(client, alice, bob):
+    """The opponent away on their turn, with no clock: their plate says so in words, with the
+    time they have to come back before the match may be claimed, counted down by the page."""
+    match, gone, waiting = abandoned(alice, bob, 230)
+    client.force_login(waiting)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    plate = page.split('class="presence"')[1].split("</p>")[0]
+    assert 'data-presence="away"' in page and ">away <" in plate
+    assert "time to come back" in plate
+    assert re.search(r'class="clock" data-countdown="(69|70)"', plate)  # 70 s, in a pill
+    assert re.search(r"data-countdown-text>1:(09|10)<", plate)
+    client.force_login(gone)  # the one away, back: their own plate is the opponent's, there
+    mine = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "time to come back" not in mine

@@ -12,8 +12,8 @@ from games.engine import legal_actions
 from games.models import Match, MatchStatus, Move, RatingChange
 from games.services import computer
 from games.tasks import computer_move
-from tests.matches import start
-from tests.tasks import queued, run_due_tasks
+from tests.support.matches import start
+from tests.support.tasks import queued, run_due_tasks
 
 
 def human_moves_until_the_computer_is_to_act(match: Match, rng: random.Random) -> Match:

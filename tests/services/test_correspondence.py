@@ -2,7 +2,8 @@
 act with a link to the match and a one-click stop (never while they are on the match's page,
 one who has just joined from the lobby included; its links lead to the address the site is
 served at, `make run` on another port included), a lapsed turn ended by the task worker, and
-a rating ladder of their own. Time is moved by the test (``tests.tasks.age``), never slept."""
+a rating ladder of their own. Time is moved by the test (``tests.support.tasks.age``), never
+slept."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ from games import services
 from games.db import selectors
 from games.engine.rules import new_match
 from games.models import EndReason, Ladder, Match, MatchStatus, PlayerRating, RatingChange
-from tests.matches import pass_if_allowed
-from tests.tasks import age, queued, run_due_tasks
+from tests.support.matches import pass_if_allowed
+from tests.support.tasks import age, queued, run_due_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,7 @@ from games import services
 from games.db import selectors
 from games.models import Challenge, Connection, Follow, MatchStatus
 from games.services import follows
-from tests.matches import start
+from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Guest, Match, MatchStatus, Move, PlayerSettings, is_guest
-from tests.matches import play_to_the_end
+from tests.support.matches import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 

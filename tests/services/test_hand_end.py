@@ -13,7 +13,7 @@ from django_tasks_db.models import DBTaskResult
 from games import services
 from games.models import HAND_END, HAND_END_BY_PACE, Match, MatchStatus, TablePace, pace_ms
 from games.services import computer
-from tests.matches import pass_if_allowed, start
+from tests.support.matches import pass_if_allowed, start
 
 
 def until_a_hand_ends(match: Match) -> Match:

@@ -14,7 +14,7 @@ from games import services
 from games.db import selectors
 from games.engine import Action, legal_actions, replay, state_from_json
 from games.models import EndReason, Match, MatchStatus, Move, PlayerRating, RatingChange
-from tests.matches import both_acted, play_to_the_end, resign
+from tests.support.matches import both_acted, play_to_the_end, resign
 
 pytestmark = pytest.mark.django_db
 

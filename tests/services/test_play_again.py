@@ -20,8 +20,8 @@ from games.models import (
     RatingChange,
     RematchState,
 )
-from tests.matches import both_acted, play_to_the_end, resign, start
-from tests.tasks import age, queued, run_due_tasks
+from tests.support.matches import both_acted, play_to_the_end, resign, start
+from tests.support.tasks import age, queued, run_due_tasks
 
 pytestmark = pytest.mark.django_db
 

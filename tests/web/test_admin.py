@@ -7,7 +7,7 @@ import pytest
 from games import services
 from games.engine import legal_actions
 from games.engine.verify import commitment
-from tests.matches import resign
+from tests.support.matches import resign
 
 pytestmark = pytest.mark.django_db
 

@@ -21,10 +21,10 @@ from games.engine import Rules, apply, legal_actions, new_match
 from games.models import Match, MatchAnalysis, MatchStatus
 from games.presentation import review
 from games.presentation.review import points
-from tests.matches import play_to_the_end, start
 from tests.support.analyses import a_pass_at_nine_all
-from tests.tasks import queued, run_due_tasks
-from tests.web.test_consumers import board, socket
+from tests.support.matches import play_to_the_end, start
+from tests.support.sockets import board, socket
+from tests.support.tasks import queued, run_due_tasks
 
 # What only an analysis shows: its option table, key moments, figures, and the end screen's link.
 MARKERS = ("data-analysis-options", "data-key-moments", "data-accuracy", "data-analysis-ready")

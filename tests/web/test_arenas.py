@@ -16,10 +16,9 @@ from django.utils import timezone
 from games import services
 from games.arena import default_start
 from games.models import Arena, ArenaPlayer, Match, MatchStatus
-from tests.api.conftest import program, token_for
-from tests.matches import resign, start
-from tests.web.test_consumers import socket
-from tests.web.test_play_again_sockets import frame_with
+from tests.support.api import program, token_for
+from tests.support.matches import resign, start
+from tests.support.sockets import frame_with, socket
 
 
 @pytest.fixture
@@ -150,6 +149,33 @@ def test_the_end_of_an_arena_match_goes_to_the_next_one(moderator, alice, bob):
     second = Match.objects.get(arena=arena, status=MatchStatus.ACTIVE)
     ready = page_of(alice).get(f"/arenas/{arena.pk}/next?after={first.pk}").content.decode()
     assert f'data-goto="/matches/{second.pk}/"' in ready
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_end_of_an_arena_match_hears_the_pairing_on_its_socket(moderator, alice, bob):
+    """The box at the end of an arena match asks nothing every second: the page's socket
+    (``?arena=&after=``) brings the wait as it opens, then the next match, or the arena's end."""
+    arena = await database_sync_to_async(started)(moderator, [alice, bob])
+    await database_sync_to_async(services.arena_pair)(arena_id=arena.pk, due=arena.pair_due)
+    first = await database_sync_to_async(Match.objects.get)(arena=arena)
+    await database_sync_to_async(resign)(bob, first)
+    board = await database_sync_to_async(
+        lambda: page_of(alice).get(f"/matches/{first.pk}/").content.decode()
+    )()
+    box = board.split('id="arena-live"')[1].split(">")[0]
+    assert "hx-trigger" not in box and f'data-after="{first.pk}"' in box
+    page = await socket(alice, f"/ws/me/?arena={arena.pk}&after={first.pk}")
+    assert (await page.connect())[0]
+    waiting = await frame_with(page, 'id="arena-live"')
+    assert "Waiting for your next opponent" in waiting and "data-goto" not in waiting
+    assert "data-standings" not in waiting  # the end of a match shows the wait, not the table
+    await database_sync_to_async(services.arena_cancel)(
+        moderator=moderator, arena_id=arena.pk, reason="test"
+    )
+    ended = await frame_with(page, 'id="arena-live"')
+    assert "No more pairing for you in this arena." in ended
+    await page.disconnect()
 
 
 @pytest.mark.asyncio

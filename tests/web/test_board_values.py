@@ -9,12 +9,12 @@ import dataclasses
 import pytest
 from django.test import Client
 
-from games.db.public import PublicMatch, view_of
 from games.engine.cards import CODES
 from games.models import Match
 from games.presentation.board import board_context
 from games.presentation.jinja import render_board
-from tests.matches import play_to_the_end, start
+from games.public import PublicMatch, view_of
+from tests.support.matches import play_to_the_end, start
 
 
 def rendered(public, state, user, django_db_blocker) -> str:

@@ -8,7 +8,7 @@ from django.test import Client
 
 from games import services
 from games.models import Match, MatchStatus, Report
-from tests.matches import start
+from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from games import services
 from games.presentation.charts import line_chart
-from tests.matches import resign
+from tests.support.matches import resign
 
 START = datetime(2026, 3, 2, 18, 30, tzinfo=UTC)
 

@@ -4,77 +4,33 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
+import threading
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.test import Client
 
-from euchre_site.asgi import application
 from games import services
 from games.db import selectors
 from games.engine import legal_actions
 from games.engine.cards import CODES, cards_in
 from games.models import Connection, Match, Move
 from games.services import events
-from tests.engine.positions import codes_in
-from tests.limits import in_one_window
-from tests.matches import both_acted
-from tests.tasks import run_due_tasks
+from tests.support.matches import both_acted
+from tests.support.positions import codes_in
+from tests.support.sockets import (
+    board,
+    error_frame,
+    frames_before_answer,
+    nothing_before_answer,
+    play_one,
+    refused_with,
+    socket,
+    start_match,
+    version_of,
+)
+from tests.support.tasks import run_due_tasks
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-ORIGIN = (b"origin", b"http://testserver")
-HOST = (b"host", b"testserver")  # a browser always names the host it came to
-
-
-def cookie_for(user) -> bytes:
-    client = Client()
-    client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}".encode()
-
-
-async def socket(user, path: str, origin=ORIGIN) -> WebsocketCommunicator:
-    headers = [HOST, origin]
-    if user is not None:
-        headers.append((b"cookie", await database_sync_to_async(cookie_for)(user)))
-    return WebsocketCommunicator(application, path, headers=headers)
-
-
-async def board(communicator, version: int | None = None) -> str:
-    """The next pushed board (optionally: the first one at ``version``)."""
-    while True:
-        frame = await communicator.receive_from(timeout=5)
-        if 'id="board"' not in frame:
-            continue
-        if version is None or f'data-version="{version}"' in frame:
-            return frame
-
-
-async def error_frame(communicator) -> str:
-    """The next error frame (boards pushed meanwhile, e.g. for presence, are skipped)."""
-    while "data-error" not in (frame := await communicator.receive_from(timeout=5)):
-        pass
-    return frame
-
-
-def version_of(frame: str) -> int:
-    return int(re.search(r'data-version="(\d+)"', frame).group(1))
-
-
-@database_sync_to_async
-def start_match(alice, bob) -> Match:
-    return services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
-
-
-@database_sync_to_async
-def play_one(match_id: int) -> tuple[Match, str]:
-    match = Match.objects.get(pk=match_id)
-    text = str(legal_actions(match.state)[0])
-    user = match.players[match.state.turn]
-    return services.move_apply(
-        user=user, match_id=match_id, action=text, version=match.version
-    ).match, text
 
 
 @database_sync_to_async
@@ -131,22 +87,6 @@ async def test_pushes_never_carry_a_card_hidden_from_the_viewer(alice, bob, caro
         await ws.disconnect()
 
 
-async def closed_with(communicator) -> int | None:
-    """The code the socket is closed with (frames sent before it are skipped)."""
-    while True:
-        output = await communicator.receive_output(timeout=5)
-        if output["type"] == "websocket.close":
-            return output.get("code")
-
-
-async def refused_with(communicator) -> int | None:
-    """A refused socket is accepted first, then closed with a code the page can read: a
-    socket closed before it is accepted reaches the browser as a failed handshake (1006)."""
-    connected, _ = await communicator.connect()
-    assert connected
-    return await closed_with(communicator)
-
-
 async def test_refusals_close_with_clear_codes(alice, bob, carol):
     match = await start_match(alice, bob)
     assert await refused_with(await socket(None, f"/ws/matches/{match.pk}/")) == 4401
@@ -174,13 +114,13 @@ async def test_moves_over_the_socket_and_duplicates_get_an_error_frame(alice, bo
     await ws.connect()
     await board(ws)  # on connecting
     # The news of its own arrival goes to the match's other sockets, not back to it.
-    assert await ws.receive_nothing(timeout=0.5)
+    await nothing_before_answer(ws)
     text = str(legal_actions(state)[0])
     await ws.send_to(text_data=json.dumps({"action": text, "version": 1}))
     assert version_of(await board(ws, version=2)) == 2
     # The mover's board came straight back; the broadcast of the same version is not sent
     # to this socket a second time.
-    assert await ws.receive_nothing(timeout=0.5)
+    await nothing_before_answer(ws)
     await ws.send_to(text_data=json.dumps({"action": text, "version": 1}))  # the same again
     assert version_of(await ws.receive_from(timeout=5)) == 2  # the table as it is now...
     frame = await ws.receive_from(timeout=5)  # ...and why the move was refused
@@ -215,8 +155,9 @@ async def test_a_socket_that_missed_a_push_catches_up_at_the_heartbeat(
     await ws.connect()
     await board(ws)  # on connecting
     connected = await database_sync_to_async(Connection.objects.get)(user=alice)
-    with monkeypatch.context() as patched:  # the push of the next move is lost
+    with monkeypatch.context() as patched:  # the next move, made elsewhere: its push is lost
         patched.setattr(events, "_send", lambda *args, **kwargs: None)
+        patched.setattr(events, "_hands", [])  # another process's move: no room here hears it
         await play_one(match.pk)
     assert version_of(await board(ws, version=2)) == 2  # brought by the heartbeat
     touched = await database_sync_to_async(Connection.objects.get)(pk=connected.pk)
@@ -245,27 +186,25 @@ async def test_the_heartbeat_catching_up_never_sends_a_board_twice(alice, bob, s
 
     for seat, ws in sockets.items():  # both there: the news of the other's arrival is in
         await until(seat, match.version)
-        while not await ws.receive_nothing(timeout=0.3):
-            await ws.receive_from()
+        await frames_before_answer(ws)
     seen = {seat: [] for seat in sockets}
-    for _ in range(12):
+    for _ in range(13):
         match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
         action = str(legal_actions(match.state)[0])
         mover = sockets[match.state.turn]
         await mover.send_to(text_data=json.dumps({"action": action, "version": match.version}))
         for seat in sockets:
             await until(seat, match.version + 1)
-    await asyncio.sleep(0.1)  # a late duplicate would be here by now
+    # A board for a version is never sent once a later one was (the table only moves on):
+    # the 13th move's board closes the first 12 versions; the sentinel, the last one's.
     for seat, ws in sockets.items():  # (both still connected: no news of one leaving)
-        while not await ws.receive_nothing(timeout=0.05):
-            frame = await ws.receive_from()
-            if 'id="board"' in frame:
-                seen[seat].append(version_of(frame))
+        frames = await frames_before_answer(ws)
+        seen[seat] += [version_of(f) for f in frames if 'id="board"' in f]
     for ws in sockets.values():
         await ws.disconnect()
     for versions in seen.values():
         assert versions == sorted(set(versions)), versions  # each once, in order
-        assert len(versions) == 12
+        assert len(versions) == 13
 
 
 async def test_a_player_sees_when_the_opponent_connects(alice, bob):
@@ -296,7 +235,7 @@ async def test_the_lobby_updates_when_a_match_opens(alice, bob, carol, monkeypat
     for name in ("bob", "carol"):  # the shared list, with alice's match to join
         frame = await sockets[name].receive_from(timeout=5)
         assert 'id="lobby-open"' in frame and 'data-action="join"' in frame and "alice" in frame
-        assert await sockets[name].receive_nothing(timeout=0.2)  # their own lists: unchanged
+        await nothing_before_answer(sockets[name])  # their own lists: unchanged
     assert reads.count({}) == 1  # read once for every lobby socket of the process
     mine = await sockets["alice"].receive_from(timeout=5)  # her own lists first: the invite
     assert 'id="lobby-mine"' in mine and "data-invite" in mine
@@ -313,8 +252,7 @@ async def test_nothing_is_pushed_for_a_rolled_back_move(alice, bob):
     ws = await socket(alice, f"/ws/matches/{match.pk}/")
     await ws.connect()
     await board(ws)
-    while not await ws.receive_nothing(timeout=0.5):  # let the presence push go by
-        await ws.receive_from()
+    await frames_before_answer(ws)  # let the presence push go by
 
     @database_sync_to_async
     def move_then_fail():
@@ -334,7 +272,7 @@ async def test_nothing_is_pushed_for_a_rolled_back_move(alice, bob):
             pass
 
     await move_then_fail()
-    assert await ws.receive_nothing(timeout=0.5)
+    await nothing_before_answer(ws)
     await ws.disconnect()
     await asyncio.sleep(0)
 
@@ -342,8 +280,6 @@ async def test_nothing_is_pushed_for_a_rolled_back_move(alice, bob):
 async def test_a_move_made_by_a_thread_of_our_own_is_pushed_at_once(alice, bob):
     # The computer moves from a timer thread. With the in-memory layer (make run) a push
     # sent from a loop of that thread's own would sit unseen until the next heartbeat.
-    import threading
-
     match = await start_match(alice, bob)
     communicator = await socket(alice, f"/ws/matches/{match.pk}/")
     assert (await communicator.connect())[0]
@@ -359,7 +295,6 @@ async def test_a_move_made_by_a_thread_of_our_own_is_pushed_at_once(alice, bob):
 
 async def test_moves_over_the_socket_are_throttled_with_an_error_frame(alice, bob, settings):
     settings.MOVE_LIMIT_PER_10_SECONDS = 2
-    in_one_window(10)
     match = await start_match(alice, bob)
     mover = alice if match.seat_of(alice) == match.state.turn else bob
     ws = await socket(mover, f"/ws/matches/{match.pk}/")
@@ -395,23 +330,28 @@ async def test_the_workers_clock_expiry_reaches_an_open_socket(alice, bob):
 
 
 async def test_reads_wanted_while_one_is_under_way_go_together(monkeypatch):
-    import time
-
     from games.realtime import tables
     from games.realtime.room import Read, Rooms
 
     trips = []
+    under_way, done = threading.Event(), threading.Event()
 
     def read_tables(match_ids, presence_ids, moves):
         trips.append((sorted(match_ids), sorted(presence_ids)))
-        time.sleep(0.1)  # the database thread is busy with this trip
+        if len(trips) == 1:  # the database thread is busy with this trip until the test says
+            under_way.set()
+            assert done.wait(10)
         return {pk: Read(table=pk) for pk in match_ids if pk != 4}
 
     monkeypatch.setattr(tables, "read_tables", read_tables)
     reader = tables.Reader(Rooms(read=None))  # rooms without API streams: no moves read
     first = asyncio.ensure_future(reader(1, match=True, presence=False))
-    await asyncio.sleep(0.02)  # its trip is under way
-    waiting = [reader(pk, match=True, presence=pk == 3) for pk in (2, 3, 2, 4)]
+    assert await asyncio.to_thread(under_way.wait, 10)  # its trip is under way
+    asks = ((pk, pk == 3) for pk in (2, 3, 2, 4))
+    waiting = [asyncio.ensure_future(reader(pk, match=True, presence=p)) for pk, p in asks]
+    await asyncio.sleep(0)  # (one turn of the loop: each read asks, none runs a trip)
+    assert sorted(reader.wanted) == [2, 3, 4] and not first.done()  # wanted meanwhile
+    done.set()
     assert (await first).table == 1
     results = await asyncio.gather(*waiting)
     assert trips == [([1], []), ([2, 3, 4], [3])]  # one trip for every read wanted meanwhile
@@ -436,9 +376,11 @@ async def test_a_sockets_own_arrival_heard_late_asks_for_no_read_of_the_match(
         await board(ws)
     reads = []
     read_tables = tables.read_tables
+    first_read = threading.Event()
 
     def counted(match_ids, presence_ids, *args):
         reads.append((list(match_ids), list(presence_ids)))
+        first_read.set()
         return read_tables(match_ids, presence_ids, *args)
 
     monkeypatch.setattr(tables, "read_tables", counted)
@@ -451,10 +393,8 @@ async def test_a_sockets_own_arrival_heard_late_asks_for_no_read_of_the_match(
         event = {"type": "match.changed", "match_id": match.pk, "version": None,
                  "presence": True, "opened": opened}  # fmt: skip
         await layer.group_send(group, event)
-    for _ in range(100):  # the other process's arrival is read: every event before it was heard
-        if reads:
-            break
-        await asyncio.sleep(0.05)
+    # The other process's arrival is read: every event before it was heard.
+    assert await asyncio.to_thread(first_read.wait, 10)
     assert reads == [([], [match.pk])]
     for ws in sockets:
         await ws.disconnect()

@@ -10,8 +10,8 @@ from django.test import Client
 
 from games.engine import state_to_json
 from games.engine.serialize import record_from_text, record_state
-from tests.api.conftest import program, token_for
-from tests.matches import play_to_the_end, resign, start
+from tests.support.api import program, token_for
+from tests.support.matches import play_to_the_end, resign, start
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.test import Client
 
 from games import services
 from games.models import Match, RatingChange
-from tests.matches import resign
+from tests.support.matches import resign
 
 pytestmark = pytest.mark.django_db
 

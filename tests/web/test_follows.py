@@ -8,8 +8,7 @@ from channels.db import database_sync_to_async
 
 from games import services
 from games.models import Block, Challenge, Follow
-from tests.web.test_consumers import socket
-from tests.web.test_play_again_sockets import frame_with
+from tests.support.sockets import frame_with, nothing_before_answer, socket
 
 
 @pytest.fixture
@@ -108,7 +107,7 @@ async def test_the_list_shows_a_followed_player_online_the_moment_they_open_a_pa
     frame = await frame_with(listening, 'id="following"')
     assert 'data-followed="bob" data-online="yes"' in frame and "Online now" in frame
     assert "data-csrf" in frame  # its forms get the page's token (challenges.js)
-    assert await other_page.receive_nothing(timeout=0.5)
+    await nothing_before_answer(other_page)
     for ws in (listening, other_page, arriving):
         await ws.disconnect()
 

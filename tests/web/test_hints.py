@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 from games import services
 from games.engine import legal_actions
 from games.models import Match
-from tests.matches import start
-from tests.web.test_consumers import board, error_frame, socket
+from tests.support.matches import start
+from tests.support.sockets import board, error_frame, socket
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

@@ -21,8 +21,8 @@ from games.i18n import catalogues
 from games.i18n.glossary import FORMS, NOT_THE_TERM, PATTERNS, TERMS
 from games.management.commands.update_catalogues import IGNORED
 from games.models import PlayerSettings
-from tests.conftest import missing
-from tests.matches import start
+from tests.support.environment import missing
+from tests.support.matches import start
 
 OFFERED = [code for code, _name in settings.LANGUAGES]
 ROOT = Path(__file__).resolve().parents[2]

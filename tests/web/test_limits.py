@@ -21,7 +21,8 @@ from games import services
 from games.engine import legal_actions
 from games.models import Challenge
 from games.services import throttle
-from tests.matches import pass_if_allowed, play_to_the_end, start
+from tests.support.limits import Clock, moved_clock
+from tests.support.matches import pass_if_allowed, play_to_the_end, start
 
 pytestmark = pytest.mark.django_db
 LOGIN = "/accounts/login/"
@@ -155,22 +156,10 @@ def backend(request, settings) -> str:
     return request.param
 
 
-class Clock:
-    """The limits' clock, moved by the test: windows of ten seconds without the wait."""
-
-    def __init__(self, at: float):
-        self.at = at
-
-    def __call__(self) -> float:
-        return self.at
-
-
 @pytest.fixture
 def clock(monkeypatch) -> Clock:
-    # One second before a multiple of ten: where fixed windows of ten seconds change.
-    moved = Clock(1_800_000_009.0)
-    monkeypatch.setattr(throttle, "clock", moved)
-    return moved
+    # One second before a multiple of ten: where fixed windows of ten seconds would change.
+    return moved_clock(monkeypatch, 1_800_000_009.0)
 
 
 def test_the_limits_are_shared_through_redis_when_it_is_configured(settings, alice, bob):
@@ -206,7 +195,11 @@ def test_thirty_moves_at_once_pass_and_no_ten_seconds_ever_let_a_thirty_first_th
     with pytest.raises(throttle.Throttled) as refused:
         throttle.move(alice)
     assert refused.value.retry_after == 1
-    clock.at = start + 10  # the thirty have left the last ten seconds: thirty more may go
+    clock.at = start + 10  # an event exactly ten seconds old still counts
+    with pytest.raises(throttle.Throttled) as refused:
+        throttle.move(alice)
+    assert refused.value.retry_after == 1
+    clock.at = start + 10.05  # the thirty have left the last ten seconds: thirty more may go
     for _ in range(30):
         throttle.move(alice)
     with pytest.raises(throttle.Throttled):
@@ -216,14 +209,14 @@ def test_thirty_moves_at_once_pass_and_no_ten_seconds_ever_let_a_thirty_first_th
 def test_every_limit_holds_over_any_window_and_says_honestly_how_long_to_wait(backend, clock):
     # Bursts and pauses, on a grid of 50 ms so that events fall exactly on the edges of
     # windows too; checked against the rule itself: an event goes through when fewer than
-    # the limit did in the ten seconds before it (that instant excluded).
+    # the limit did in the ten seconds before it (that instant included).
     limit, seconds, start = 30, 10, clock.at
     rng = random.Random(42)
     passed, step = [], 0
     for _ in range(600):
         step += rng.choice([0, 0, 0, 1, 2, 20, 60])
         clock.at = start + step / 20
-        recent = [at for at in passed if at > clock.at - seconds]
+        recent = [at for at in passed if at >= clock.at - seconds]
         try:
             throttle.hit("test", "key", limit, seconds)
             wait = 0
@@ -231,8 +224,9 @@ def test_every_limit_holds_over_any_window_and_says_honestly_how_long_to_wait(ba
             wait = refused.retry_after
         if wait:
             assert len(recent) >= limit, clock.at - start
-            # The wait ends when the oldest of those leaves the window: not sooner, not later.
-            assert wait == math.ceil(recent[-limit] + seconds - clock.at)
+            # The wait ends when the oldest of those leaves the window: not sooner, not later
+            # (at least a second: one on the window's edge leaves it the instant after).
+            assert wait == max(1, math.ceil(recent[-limit] + seconds - clock.at))
         else:
             assert len(recent) < limit, clock.at - start
             passed.append(clock.at)
@@ -243,7 +237,7 @@ def test_every_limit_holds_over_any_window_and_says_honestly_how_long_to_wait(ba
 def test_moves_through_the_api_and_the_site_share_one_limit_over_any_window(
     backend, clock, alice, bob, settings
 ):
-    from tests.api.conftest import program, token_for
+    from tests.support.api import program, token_for
 
     settings.MOVE_LIMIT_PER_10_SECONDS = 30
     match = start(alice, bob, move_seconds=None)

@@ -11,8 +11,8 @@ from games import services
 from games.engine import legal_actions
 from games.engine.cards import CODES, cards_in
 from games.models import Match, MatchStatus
-from tests.engine.positions import codes_in
-from tests.matches import play_to_the_end, resign
+from tests.support.matches import play_to_the_end, resign
+from tests.support.positions import codes_in
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

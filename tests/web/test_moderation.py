@@ -14,19 +14,9 @@ from euchre_site.asgi import application
 from games import services
 from games.db import selectors
 from games.models import Match, MatchStatus, ModerationAction, PlayerRating, RatingChange, Report
-from tests.matches import resign
+from tests.support.matches import resign
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def moderator(django_user_model, moderators_group):
-    user = django_user_model.objects.create_user("mod", password="Moderate-me-1", is_staff=True)
-    user.groups.add(moderators_group)
-    client = Client()
-    client.force_login(user)
-    user.client = client
-    return user
 
 
 def finished(winner, loser) -> Match:

@@ -11,11 +11,11 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from games import services
-from games.db.public import PublicMatch, view_of
 from games.models import Match
 from games.presentation.board import board_context
 from games.presentation.jinja import pieces, render_board
-from tests.matches import play_to_the_end, start
+from games.public import PublicMatch, view_of
+from tests.support.matches import play_to_the_end, start
 
 pytestmark = pytest.mark.django_db
 

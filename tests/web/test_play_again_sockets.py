@@ -10,17 +10,17 @@ from channels.db import database_sync_to_async
 from games import services
 from games.db import selectors
 from games.models import Match
-from tests.matches import both_acted, play_to_the_end, start
-from tests.web.test_consumers import board, refused_with, socket
+from tests.support.matches import both_acted, play_to_the_end, start
+from tests.support.sockets import (
+    board,
+    frame_with,
+    frames_before_answer,
+    nothing_before_answer,
+    refused_with,
+    socket,
+)
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-async def frame_with(ws, text: str) -> str:
-    """The next frame holding ``text`` (other pushes meanwhile are skipped)."""
-    while text not in (frame := await ws.receive_from(timeout=5)):
-        pass
-    return frame
 
 
 def watch_part(frame: str) -> str:
@@ -59,17 +59,19 @@ async def test_a_players_own_match_is_not_in_their_watch_list_when_it_starts(ali
         assert (await ws.connect())[0]
     match = await database_sync_to_async(start)(alice, bob)
     await frame_with(sockets[carol], f'data-watch="{match.pk}"')  # others may watch it
-    frame = await frame_with(sockets[alice], 'id="lobby-mine"')  # alice's own lists...
-    mine = frame.count(f'href="/matches/{match.pk}/"')
-    assert mine >= 1  # ...show it among her matches
-    latest = ""
-    # ...and her latest watch list (the shared push may have come first) lacks it.
-    while not await sockets[alice].receive_nothing(timeout=0.5):
-        frame = await sockets[alice].receive_from()
+    # Alice's own lists and her watch list, pushed in either order (or in one frame).
+    mine = latest = None
+    while mine is None or latest is None:
+        frame = await sockets[alice].receive_from(timeout=5)
+        if 'id="lobby-mine"' in frame:
+            mine = frame
         if 'id="lobby-watch"' in frame:
             latest = watch_part(frame)
-    assert latest
-    assert f'data-watch="{match.pk}"' not in latest
+    assert mine.count(f'href="/matches/{match.pk}/"') >= 1  # hers among her matches...
+    for frame in await frames_before_answer(sockets[alice]):  # ...and any later watch list
+        if 'id="lobby-watch"' in frame:
+            latest = watch_part(frame)
+    assert f'data-watch="{match.pk}"' not in latest  # ...lacks it
     for ws in sockets.values():
         await ws.disconnect()
 
@@ -110,7 +112,7 @@ async def test_a_challenge_reaches_every_page_and_its_acceptance_takes_the_chall
     assert "data-challenge=" not in frame and "data-my-challenge=" not in frame
     # The accepting page goes there with the answer to its own request (the views' test): a
     # push as well would race that navigation.
-    assert await challenged.receive_nothing(timeout=0.5)
+    await nothing_before_answer(challenged)
     for ws in (challenger, challenged):
         await ws.disconnect()
 
@@ -152,7 +154,7 @@ async def test_an_accepted_rematch_takes_the_offerers_page_to_the_new_match(alic
     new = await database_sync_to_async(services.rematch_accept)(user=bob, match_id=finished.pk)
     offerer, accepter = pages
     assert f'data-goto="/matches/{new.pk}/"' in await frame_with(offerer, "data-goto")
-    assert await accepter.receive_nothing(timeout=0.5)  # its own answer takes it there
+    await nothing_before_answer(accepter)  # its own answer takes it there
     for ws in pages:
         await ws.disconnect()
     assert await database_sync_to_async(Match.objects.count)() == 2

@@ -9,7 +9,7 @@ from django.test import Client
 
 from games import services
 from games.models import Challenge, Match, MatchStatus, ModerationAction, Report
-from tests.matches import both_acted, play_to_the_end, start
+from tests.support.matches import both_acted, play_to_the_end, start
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -8,8 +8,8 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from games import services
-from tests.matches import resign, start
-from tests.web.test_consumers import board, closed_with, refused_with, socket
+from tests.support.matches import resign, start
+from tests.support.sockets import board, closed_with, refused_with, socket
 
 WORDS = "The players of this match chose not to let others watch it."
 

@@ -18,8 +18,8 @@ from games.db import selectors
 from games.engine import view_for
 from games.models import Puzzle, PuzzleAttempt, PuzzleRating
 from games.presentation.puzzles import position
-from tests.matches import play_to_the_end, start
-from tests.tasks import run_due_tasks
+from tests.support.matches import play_to_the_end, start
+from tests.support.tasks import run_due_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

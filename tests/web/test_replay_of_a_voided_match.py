@@ -11,8 +11,8 @@ from django.test import Client
 
 from games import services
 from games.models import Match, MatchAnalysis
-from tests.matches import play_to_the_end, resign, start
-from tests.tasks import run_due_tasks
+from tests.support.matches import play_to_the_end, resign, start
+from tests.support.tasks import run_due_tasks
 
 VOIDED_WORDS = "A moderator voided this match: it does not count."
 

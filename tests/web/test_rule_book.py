@@ -13,7 +13,7 @@ from django.utils import translation
 from games.engine import Rules
 from games.engine.rules import STUCK_FROM_DEAL
 from games.web.forms import MatchCreateForm
-from tests.test_links import ROOT, slug
+from tests.support.links import ROOT, slug
 
 RULE_BOOK = ROOT / "docs" / "RULES.md"
 PAGE_SECTION = re.compile(r'<h2 id="([^"]+)" data-section>([^<]*)</h2>')

@@ -17,7 +17,15 @@ from games import services
 from games.engine import legal_actions
 from games.models import Match, Move
 from games.services import events
-from tests.web.test_consumers import HOST, ORIGIN, board, closed_with, start_match, version_of
+from tests.support.sockets import (
+    HOST,
+    ORIGIN,
+    board,
+    closed_with,
+    start_match,
+    still_open,
+    version_of,
+)
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -57,14 +65,6 @@ async def a_socket_on_the_turn(alice, bob):
     ws = await socket_of(client, f"/ws/matches/{match.pk}/")
     await board(ws)
     return match, player, action, client, ws
-
-
-async def still_open(ws, seconds: float = 0.5) -> bool:
-    """Nothing closes the socket for a while (a late lobby push may come meanwhile)."""
-    while not await ws.receive_nothing(timeout=seconds):
-        if (await ws.receive_output())["type"] == "websocket.close":
-            return False
-    return True
 
 
 async def send_move(ws, action: str, version: int = 1) -> None:

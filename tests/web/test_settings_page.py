@@ -10,8 +10,8 @@ from django.test import Client
 
 from games import services
 from games.models import ApiToken, PlayerSettings
-from tests.api.conftest import program, token_for
-from tests.matches import start
+from tests.support.api import program, token_for
+from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db
 

@@ -10,15 +10,8 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.models import Connection
-from tests.matches import start
-from tests.web.test_consumers import (
-    board,
-    play_one,
-    refused_with,
-    socket,
-    start_match,
-    version_of,
-)
+from tests.support.matches import start
+from tests.support.sockets import board, play_one, refused_with, socket, start_match, version_of
 
 TOO_MANY = 4429
 

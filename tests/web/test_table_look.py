@@ -9,14 +9,13 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from games.db.public import view_of
 from games.engine.cards import CODES
 from games.models import PlayerRating, PlayerSettings
 from games.presentation.board import board_context
 from games.presentation.card_faces import sprite
+from games.public import view_of
 from games.realtime.tables import read_tables
-from tests.matches import start
-from tests.web.test_follow_the_play import until
+from tests.support.matches import start, until
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,6 @@ from games import services
 from games.i18n import catalogues
 from games.models import ModerationAction, TranslationSuggestion
 from tests.support.catalogues import client_in
-from tests.web.test_moderation import moderator  # noqa: F401  (a fixture)
 
 # Every test here writes into a copy of the catalogues.
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("own_catalogues")]

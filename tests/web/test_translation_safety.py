@@ -15,9 +15,8 @@ from django.test import Client
 from games import services
 from games.i18n import catalogues, wording
 from games.models import ModerationAction, TranslationSuggestion
-from tests.matches import play_to_the_end, start
 from tests.support.catalogues import client_in
-from tests.web.test_moderation import moderator  # noqa: F401  (a fixture)
+from tests.support.matches import play_to_the_end, start
 
 # Every test here writes into a copy of the catalogues.
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("own_catalogues")]

@@ -13,8 +13,8 @@ from django_tasks_db.models import DBTaskResult
 from games.management.commands.run_worker import Worker, prune_finished, requeue_orphans
 from games.models import Match, MatchStatus, WorkerBeat
 from games.tasks import computer_move
-from tests.matches import start
-from tests.tasks import queued, run_due_tasks
+from tests.support.matches import start
+from tests.support.tasks import queued, run_due_tasks
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from django.db import connection
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -204,3 +204,14 @@ class Front:
         Server.stop(self)
         if self.folder:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def redis_started(args: list[str]) -> subprocess.Popen:
+    """``redis-server`` started with ``args``, returned once it says it takes connections (its
+    own log line: no wait for a time); the rest of its log is read and dropped."""
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in process.stdout:
+        if "Ready to accept connections" in line:
+            threading.Thread(target=process.stdout.read, daemon=True).start()
+            return process
+    raise RuntimeError(f"redis-server exited ({process.wait()}) before taking connections")

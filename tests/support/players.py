@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import urllib.request
 
 import websockets
+from django.core.management import call_command
 from django.test import Client
+
+from games.models import Match
 
 VERSION = re.compile(r'data-version="(\d+)"')
 ACTION = re.compile(r'name="action" value="([^"]+)"')
@@ -107,3 +111,13 @@ def post_move(server, cookie: str, match_id: int) -> int | None:
     with urllib.request.urlopen(post, timeout=10) as response:
         assert response.status == 200
     return version + 1
+
+
+def moves_are_whole(match: Match) -> None:
+    match.refresh_from_db()
+    seqs = list(match.moves.order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))  # none lost, none twice
+    assert match.version == len(seqs) + 1
+    out = io.StringIO()
+    call_command("verify_matches", stdout=out)
+    assert "all snapshots agree" in out.getvalue()

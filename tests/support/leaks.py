@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from games.engine.cards import RANK_CODES, RANK_WORDS, SUIT_CODES, SUIT_WORDS
+from games.engine.view import hidden_cards, shown_from_last_hand
 from games.presentation.cards import RANK_LABELS, SUIT_SYMBOLS
-from tests.engine.positions import codes_in
+from tests.support.positions import codes_in
 
 FACE = re.compile(
     r'class="rank"[^>]*>([^<]*)</span><span class="suit"[^>]*>([^<]*)</span>'
@@ -34,3 +35,20 @@ def cards_shown(html: str) -> set[str]:
             shown.add(LABEL_TO_RANK[rank] + SYMBOL_TO_SUIT[suit])
     shown.update(NAME_TO_CODE[m.group(0)] for m in NAME.finditer(html))
     return shown
+
+
+class Scan:
+    def __init__(self):
+        self.states = {}  # version -> state, for every version of the current match
+        self.responses = 0
+        self.frames = 0
+        self.moves = 0
+        self.cards_seen = 0
+
+    def check(self, text: str, seat: int | None, version: int, where: str) -> None:
+        state = self.states[version]
+        hidden = hidden_cards(state, seat) - shown_from_last_hand(state, seat)
+        shown = cards_shown(text)
+        leaked = shown & hidden
+        assert not leaked, f"{where} (seat {seat}, version {version}) shows hidden {leaked}"
+        self.cards_seen += len(shown)
