@@ -6,7 +6,7 @@ from __future__ import annotations
 import email
 import email.policy
 import socket
-import time
+import threading
 from email.message import EmailMessage
 
 from aiosmtpd.controller import Controller
@@ -17,20 +17,23 @@ class Inbox:
 
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
+        self.arrived = threading.Condition()  # notified by the server's thread at each message
 
     async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802 - aiosmtpd's
         parsed = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        self.messages.append(parsed)
+        with self.arrived:
+            self.messages.append(parsed)
+            self.arrived.notify_all()
         return "250 Message accepted for delivery"
 
     def to(self, address: str) -> list[EmailMessage]:
         return [m for m in self.messages if address in m["To"]]
 
     def wait_for(self, count: int, seconds: float = 5.0) -> list[EmailMessage]:
-        """The messages, once ``count`` have arrived (the server's thread takes a moment)."""
-        deadline = time.monotonic() + seconds
-        while len(self.messages) < count and time.monotonic() < deadline:
-            time.sleep(0.02)
+        """The messages, once ``count`` have arrived (woken by the server's thread as each
+        comes; ``seconds`` only bounds a failing test)."""
+        with self.arrived:
+            self.arrived.wait_for(lambda: len(self.messages) >= count, timeout=seconds)
         return self.messages
 
 
