@@ -189,6 +189,16 @@ class Room:
             self.want(match=version is None and not presence, at_least=version or 0,
                       presence=presence)  # fmt: skip
 
+    async def idle(self) -> None:
+        """Return once nothing is under way in the room: every read asked for and table handed
+        in applied, and every subscriber sent the latest table it was offered."""
+        while True:
+            tasks = (self._runner, *(mailbox.task for mailbox in self.subscribers))
+            pending = [task for task in tasks if task is not None and not task.done()]
+            if not pending:
+                return
+            await asyncio.wait(pending)
+
     # The runner.
     def _merge(self, more: _Wanted) -> None:
         wanted = self._wanted

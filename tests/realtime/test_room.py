@@ -116,6 +116,12 @@ STALE_HAND_INS = [
 HANDED_IN_TOGETHER = ["subscribe", "settle", "move here", "move here", "hand in newest", "hand in"]
 
 
+async def quiet(rooms) -> None:
+    """Until no room has a read, a hand-in or a delivery under way (``Room.idle``)."""
+    for one in list(rooms.rooms.values()):
+        await one.idle()
+
+
 async def run(operations: list[str], seed: int, room: ModuleType = real_room) -> None:
     rng = random.Random(seed)
     world = World(rng)
@@ -138,8 +144,7 @@ async def run(operations: list[str], seed: int, room: ModuleType = real_room) ->
 
     async def settle() -> None:
         await asyncio.gather(*tasks)
-        for _ in range(50):  # the room's runner and the mailboxes: their reads and sends
-            await asyncio.sleep(0)
+        await quiet(rooms)  # the room's runner and the mailboxes: their reads and sends
 
     def hand_in(newest: bool) -> None:
         if held:
@@ -208,8 +213,7 @@ async def run(operations: list[str], seed: int, room: ModuleType = real_room) ->
         # spectator's coming or going) its touch if someone came to watch.
         touch = "watch" in operations
         rooms.rooms[MATCH].event(version=world.version, presence=touch)
-    for _ in range(200):
-        await asyncio.sleep(0)
+    await quiet(rooms)
     for subscriber in subscribers + gone:
         revisions = [revision for revision, _version, _board in subscriber.seen]
         versions = [version for _revision, version, _board in subscriber.seen]
@@ -269,8 +273,7 @@ async def stale_hand_in_during_a_read(room: ModuleType) -> None:
     await reading.wait()
     rooms.room(MATCH).hand_in(FakeTable(2))
     release.set()
-    for _ in range(50):
-        await asyncio.sleep(0)
+    await quiet(rooms)
     assert rooms.room(MATCH).table.version == 3
     assert [version for _revision, version, _board in subscriber.seen] == [1, 3]
 
@@ -289,8 +292,7 @@ async def handed_in_together(room: ModuleType) -> None:
     rooms.room(MATCH).hand_in(FakeTable(2))
     rooms.room(MATCH).event(version=2, presence=False)
     rooms.room(MATCH).event(version=3, presence=False)
-    for _ in range(50):
-        await asyncio.sleep(0)
+    await quiet(rooms)
     assert [version for _revision, version, _board in subscriber.seen] == [1, 3]
     assert world.reads == 1  # the joining read only
 
@@ -363,8 +365,7 @@ def test_a_room_reads_once_for_all_its_subscribers_and_not_for_a_move_made_here(
         rooms.room(MATCH).event(version=world.version, presence=False)  # then its push
         world.version += 1
         rooms.room(MATCH).event(version=world.version, presence=False)  # a move elsewhere
-        for _ in range(50):
-            await asyncio.sleep(0)
+        await quiet(rooms)
         assert world.reads == 2
         assert {s.seen[-1][1] for s in subscribers} == {3}
         for subscriber in subscribers:
@@ -383,13 +384,12 @@ def test_a_refusal_shows_the_table_again_before_its_words_and_before_anything_ne
         subscriber.mailbox.deliver = lambda revision, table: _record(sent, ("board", revision))
         room = rooms.room(MATCH)
         await room.join(subscriber.mailbox)
-        await asyncio.sleep(0)
+        await room.idle()  # the joining board sent
         await subscriber.mailbox.show_again(
             room.revision, room.table, lambda: _record(sent, ("error", room.revision))
         )
         room.hand_in(FakeTable(world.version + 1))
-        for _ in range(20):
-            await asyncio.sleep(0)
+        await room.idle()
         assert sent == [("board", 1), ("board", 1), ("error", 1), ("board", 2)]
 
     asyncio.run(scenario())
