@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 import types
@@ -27,6 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.before import module_at  # noqa: E402
+
 # The last commit whose games/api/cors.py was the hand-written middleware.
 BEFORE = "e0f5c57"
 MINE, ELSEWHERE = "https://alice.example", "https://elsewhere.example"
@@ -34,17 +35,7 @@ MINE, ELSEWHERE = "https://alice.example", "https://elsewhere.example"
 
 def before(rev: str):
     """The hand-written middleware of ``rev``, imported as a sibling of today's."""
-    source = subprocess.run(
-        ["git", "show", f"{rev}:games/api/cors.py"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    module = types.ModuleType("games.api._cors_before")
-    module.__package__ = "games.api"
-    exec(compile(source, f"{rev}:games/api/cors.py", "exec"), module.__dict__)  # noqa: S102
-    return module
+    return module_at(rev, "games/api/cors.py")
 
 
 def requests():

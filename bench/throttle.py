@@ -18,32 +18,22 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
-import types
 import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.before import module_at  # noqa: E402
+
 # The last commit whose games/services/throttle.py was the hand-written sliding log.
 BEFORE = "e0f5c57"
 
 
 def before(rev: str):
     """The hand-written limiter of ``rev``, imported as a sibling of today's."""
-    source = subprocess.run(
-        ["git", "show", f"{rev}:games/services/throttle.py"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    module = types.ModuleType("games.services._throttle_before")
-    module.__package__ = "games.services"
-    exec(compile(source, f"{rev}:games/services/throttle.py", "exec"), module.__dict__)  # noqa: S102
-    return module
+    return module_at(rev, "games/services/throttle.py")
 
 
 def caches(redis_url: str) -> dict[str, dict]:
