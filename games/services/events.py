@@ -15,8 +15,10 @@ version when the layer is back (``games.realtime.tables``: the heartbeat).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -146,9 +148,23 @@ def _send(
         loop.call_soon_threadsafe(loop.create_task, pushing)
         return
     try:  # the task worker, or a script: no server loop here
-        async_to_sync(_group_send)(layer, match_group(match_id), event, lobby, watch)
+        _wait_for(_group_send, layer, match_group(match_id), event, lobby, watch)
     except Exception:  # the layer is down: the change is saved; sockets catch up by version
         log.warning("could not push match %s to its sockets", match_id, exc_info=True)
+
+
+def _wait_for(push: Callable, *args) -> None:
+    """Runs ``push`` to its end from synchronous code that no server loop serves (the task
+    worker, a script). A thread running an event loop of its own cannot wait on a coroutine
+    (Playwright's sync API keeps one in the browser tests' main thread, where their matches are
+    set up): there the push runs in a thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        async_to_sync(push)(*args)
+        return
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(async_to_sync(push), *args).result()
 
 
 async def _pushing(layer, group: str, event: dict, lobby: tuple, watch: bool) -> None:
@@ -211,7 +227,7 @@ def send_to_group(group: str, event: dict) -> None:
             loop.call_soon_threadsafe(loop.create_task, _pushing_to(layer, group, event))
         return
     try:
-        async_to_sync(twice)(layer.group_send, group, event)
+        _wait_for(twice, layer.group_send, group, event)
     except Exception:  # the layer is down: each socket checks its session on its next frame
         log.warning("could not send %s to %s", event["type"], group, exc_info=True)
 

@@ -30,25 +30,48 @@
     return fallback(text);
   }
 
+  // Boards pushed in bring a new button: "Copied" stays on it for the rest of its 3 s.
+  var copiedUntil = 0;
+
+  function buttons() {
+    return document.querySelectorAll("[data-action=copy-invite]");
+  }
+
+  function showCopied() {
+    var copied = Date.now() < copiedUntil;
+    buttons().forEach(function (button) {
+      if (copied === button.hasAttribute("data-copied")) return;
+      if (copied) {
+        button.dataset.label = button.dataset.label || button.textContent;
+        button.textContent = button.dataset.copiedWords;
+        button.dataset.copied = "";
+      } else {
+        button.textContent = button.dataset.label || button.textContent;
+        delete button.dataset.copied;
+      }
+    });
+  }
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-action=copy-invite]");
     if (!button) return;
-    var label = button.dataset.label || button.textContent;
-    button.dataset.label = label;
     copy(button.dataset.copy).then(
       function () {
-        button.textContent = button.dataset.copiedWords;
-        button.dataset.copied = "";
+        copiedUntil = Date.now() + 3000;
+        showCopied();
+        setTimeout(showCopied, 3000);
       },
       function () {
         var link = button.parentElement.querySelector("[data-invite]");
         if (link) window.getSelection().selectAllChildren(link);
+        var label = button.textContent;
         button.textContent = button.dataset.failedWords;
+        setTimeout(function () {
+          button.textContent = label;
+        }, 3000);
       }
     );
-    setTimeout(function () {
-      button.textContent = label;
-      delete button.dataset.copied;
-    }, 3000);
   });
+  document.addEventListener("htmx:afterSettle", showCopied);
+  document.addEventListener("htmx:wsAfterMessage", showCopied);
 })();

@@ -1,0 +1,55 @@
+"""A change made by synchronous code that no server loop serves still reaches the sockets,
+even in a thread where an event loop of another's is running: Playwright's sync API keeps one
+in the browser tests' main thread, where their matches are set up (seen in CI: "could not push
+match 18", the push lost)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.layers import get_channel_layer
+from django.db import connection, transaction
+
+from games.services import events
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NEVER = 30  # seconds: a push lost, where it arrives in milliseconds
+
+
+def heard_by(group: str, work) -> dict:
+    """What a socket in ``group`` receives when ``work()`` runs in this thread while an event
+    loop runs here (and waits for it: the loop does nothing else meanwhile, as Playwright's)."""
+
+    async def main():
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(group, channel)
+        work()
+        return await asyncio.wait_for(layer.receive(channel), NEVER)  # lost: fails, not hangs
+
+    return asyncio.run(main())
+
+
+def test_news_sent_from_sync_code_under_a_running_loop_reaches_the_group():
+    news = {"type": "user.changed", "goto": 3}
+
+    heard = heard_by(events.user_group(7), lambda: events.send_to_group(events.user_group(7), news))
+
+    assert heard == news
+
+
+def test_a_match_change_committed_under_a_running_loop_reaches_its_sockets(monkeypatch):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # as the browser tests' process
+
+    def change():
+        try:
+            with transaction.atomic():
+                events.send_event_on_commit(11, version=4)
+        finally:  # the coroutine's context has a connection of its own (asgiref's Local)
+            connection.close()
+
+    heard = heard_by(events.match_group(11), change)
+
+    assert (heard["type"], heard["match_id"], heard["version"]) == ("match.changed", 11, 4)
