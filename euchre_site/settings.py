@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     # django-cors-headers, for /api/v1/ only: after LocaleMiddleware, as its refusal is worded
     "games.api.cors.ApiCors",
+    # Under /api/, every refusal in the API's JSON shape, the site's HTML pages never
+    "games.api.errors.JsonErrors",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -102,8 +104,10 @@ CORS_ALLOWED_ORIGIN_REGEXES: list[str] = []
 CORS_ALLOW_ALL_ORIGINS = False
 CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_PRIVATE_NETWORK = False
-CORS_ALLOW_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
-CORS_ALLOW_HEADERS = ["Authorization", "Content-Type"]
+# What the API's endpoints accept (tests/api/test_cors.py holds this to its schema's methods)
+# and the request headers it reads: the token, a body's type, the words' language.
+CORS_ALLOW_METHODS = ["GET", "POST"]
+CORS_ALLOW_HEADERS = ["Authorization", "Content-Type", "Accept-Language"]
 CORS_EXPOSE_HEADERS = ["Retry-After"]
 CORS_PREFLIGHT_MAX_AGE = 600  # seconds a browser may keep a preflight's answer
 
@@ -146,6 +150,8 @@ STREAMS_PER_ACCOUNT = int(os.environ.get("STREAMS_PER_ACCOUNT", "40"))
 OPEN_MATCHES_PER_PLAYER = int(os.environ.get("OPEN_MATCHES_PER_PLAYER", "3"))
 COMPUTER_MATCHES_PER_PLAYER = int(os.environ.get("COMPUTER_MATCHES_PER_PLAYER", "2"))
 REPORTS_PER_HOUR = int(os.environ.get("REPORTS_PER_HOUR", "5"))
+# Lines of chat (quick messages and free chat) a player may say a minute, at any match.
+CHAT_LINES_PER_MINUTE = int(os.environ.get("CHAT_LINES_PER_MINUTE", "10"))
 # Challenges sent and rematch offers made per player in 10 minutes (each reaches the other
 # player's pages at once).
 CHALLENGES_PER_10_MINUTES = int(os.environ.get("CHALLENGES_PER_10_MINUTES", "20"))

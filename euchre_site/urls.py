@@ -2,12 +2,15 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from games.api.views import api, no_such_endpoint
-from games.web.views.api_docs import api_reference
+from games.web.views.api_docs import api_index, api_reference
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    # The API's reference page in the site's frame, in place of the Swagger page of ninja's.
+    # The API's reference page in the site's frame, in place of the Swagger page of ninja's;
+    # its front door leads a browser there and tells a program where things are.
     path("api/v1/docs", api_reference, name="api_docs"),
+    path("api/", api_index),
+    path("api/v1/", api_index, name="api_index"),
     path("api/v1/", api.urls),
     re_path(r"^api/v1/", no_such_endpoint),  # the API's own 404, in JSON
     path("", include("games.web.urls")),

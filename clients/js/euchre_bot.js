@@ -6,8 +6,10 @@
  *
  * It follows the account's stream, accepts every challenge, and plays each match that starts
  * with a policy: a function from the seat's view (view.legal_actions, view.hand, ...) to one
- * legal action. --computer starts one match against the computer and stops when it ends. In a
- * web page it is an ES module: import { Bot } from "./euchre_bot.js", and pass your policy.
+ * legal action. A rematch offered to it is answered by onRematch(offer): true accepts (by
+ * default, a person's offer; not another bot's). --computer starts one match against the
+ * computer and stops when it ends. In a web page it is an ES module: import { Bot } from
+ * "./euchre_bot.js", and pass your policy.
  */
 
 export class ApiError extends Error {
@@ -28,6 +30,14 @@ const TOKEN_PROTOCOL = "euchre.token.";
 const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 const waiting = (error) => ["too_many", "too_many_sockets"].includes(error.code);
 
+/**
+ * Accept a rematch a person offers, not a bot (two bots would play on for ever). The offer:
+ * match_id, offered_by (username, bot), options, until.
+ */
+export function peopleOnly(offer) {
+  return !offer.offered_by.bot;
+}
+
 async function refusal(response) {
   const body = await response.json().catch(() => null); // a proxy's page, say: not JSON
   return new ApiError(response.status, body ?? { code: "unreadable", detail: response.statusText });
@@ -38,9 +48,11 @@ export class Bot {
    * url: the site (http:// or https://); token: a personal token with read and play;
    * policy: view => action (or a promise of one). Options: transport "http" (the streams as
    * newline-delimited JSON over fetch: Node and browsers) or "websocket" (a browser's
-   * WebSocket, the token sent as a subprotocol); log: a function given each line of news.
+   * WebSocket, the token sent as a subprotocol); log: a function given each line of news;
+   * onRematch: offer => whether to accept a rematch offered (or a promise of it).
    */
-  constructor(url, token, policy, { transport = "http", log = () => {} } = {}) {
+  constructor(url, token, policy, options = {}) {
+    const { transport = "http", log = () => {}, onRematch = peopleOnly } = options;
     if (!/^https?:\/\//.test(url)) {
       throw new Error("the site's address starts with http:// or https://");
     }
@@ -55,6 +67,7 @@ export class Bot {
     this.policy = policy;
     this.transport = transport;
     this.log = log;
+    this.onRematch = onRematch;
   }
 
   async call(method, path, body) {
@@ -129,18 +142,29 @@ export class Bot {
     }
   }
 
-  /** Play one match to its end; a dropped stream reconnects from the last version seen. */
+  /**
+   * Play one match to its end; a dropped stream reconnects from the last version seen. Once
+   * the match is over its stream stays open while a rematch may come, and the bot stays with
+   * it (at the table: an offer to a player who left lapses); it resolves to the match as it
+   * ended when the stream closes.
+   */
   async play(matchId) {
     let version = null;
+    let over = null;
     for (;;) {
       const since = version === null ? "" : `?since=${version}`;
       try {
         for await (const event of this.stream(`/api/v1/stream/matches/${matchId}${since}`)) {
-          if (event.type === "closed") throw new ApiError(401, event); // the token was revoked
+          if (event.type === "closed") {
+            if (over) return over;
+            throw new ApiError(401, event); // the token was revoked
+          }
           if (typeof event.version === "number") version = event.version;
-          if (event.type === "state" && (await this.act(event))) return event.match;
+          if (event.type === "state" && (over || (await this.act(event)))) over ??= event.match;
         }
+        if (over) return over; // the stream ended after the match: nothing more to see
       } catch (error) {
+        if (over) return over;
         if (!(error instanceof ApiError)) {
           this.log(`match ${matchId}: the stream dropped (${error.message}): reconnecting`);
         } else if (waiting(error)) {
@@ -184,6 +208,8 @@ export class Bot {
           if (event.type === "closed") throw new ApiError(401, event);
           if (event.type === "challenge" && event.challenge.challenged.id === me) {
             this.accept(event.challenge);
+          } else if (event.type === "rematchOffer" && event.direction === "in") {
+            this.answerRematch(event);
           } else if (event.type === "matchStart" && !playing.has(event.match.id)) {
             const id = event.match.id;
             playing.add(id);
@@ -211,6 +237,17 @@ export class Bot {
       this.log(`accepted ${challenge.challenger.username}'s challenge`);
     } catch (error) {
       this.log(`challenge ${challenge.id}: ${error.message}`);
+    }
+  }
+
+  /** Accept or decline a rematch offered to the bot, as onRematch says. */
+  async answerRematch(offer) {
+    try {
+      const answer = (await this.onRematch(offer)) ? "accept" : "decline";
+      await this.call("POST", `/api/v1/matches/${offer.match_id}/rematch/${answer}`);
+      this.log(`match ${offer.match_id}: rematch ${answer === "accept" ? "accepted" : "declined"}`);
+    } catch (error) {
+      this.log(`match ${offer.match_id}: rematch: ${error.message}`); // withdrawn or lapsed
     }
   }
 }

@@ -4,14 +4,16 @@
 
 It follows the account's stream, accepts every challenge, and plays each match that starts
 with a policy: a function from the seat's view (``view["legal_actions"]``, ``view["hand"]``,
-...) to one legal action. ``--computer`` starts one match against the computer and stops
-when it ends. Write your own policy and pass it to ``Bot``.
+...) to one legal action. A rematch offered to it is answered by ``on_rematch(offer)``: True
+accepts (by default, a person's offer; not another bot's). ``--computer`` starts one match
+against the computer and stops when it ends. Write your own policy and pass it to ``Bot``.
 """
 
 import argparse
 import json
 import os
 import random
+import sys
 import threading
 import time
 import urllib.error
@@ -25,11 +27,18 @@ class ApiError(Exception):
         self.retry_after = body.get("retry_after", 1)
 
 
+def people_only(offer):
+    """Accept a rematch a person offers, not a bot (two bots would play on for ever). The
+    offer: ``match_id``, ``offered_by`` (``username``, ``bot``), ``options``, ``until``."""
+    return not offer["offered_by"]["bot"]
+
+
 class Bot:
-    def __init__(self, url, token, policy):
+    def __init__(self, url, token, policy, on_rematch=people_only):
         if not url.startswith(("http://", "https://")):
             raise ValueError("the site's address starts with http:// or https://")
         self.url, self.token, self.policy = url.rstrip("/"), token, policy
+        self.on_rematch = on_rematch
 
     def _open(self, method, path, body=None):
         data = None if body is None else json.dumps(body).encode()
@@ -53,17 +62,26 @@ class Bot:
                     yield json.loads(line)
 
     def play(self, match_id):
-        """Play one match to its end; a dropped stream reconnects from the last version."""
-        version = None
+        """Play one match to its end; a dropped stream reconnects from the last version.
+        Once the match is over its stream stays open while a rematch may come, and the bot
+        stays with it (at the table: an offer to a player who left lapses); it returns the
+        match as it ended when the stream closes."""
+        version = over = None
         while True:
             since = "" if version is None else f"?since={version}"
             try:
                 for event in self.stream(f"/api/v1/stream/matches/{match_id}{since}"):
-                    version = event["version"]
-                    if event["type"] == "state" and self._act(event):
-                        return event["match"]
+                    version = event.get("version", version)
+                    if event["type"] == "state" and (over or self._act(event)):
+                        over = over or event["match"]
+                    elif event["type"] == "closed":
+                        if over is None:  # its token was revoked, or the match closed to it
+                            raise ApiError(401, event)
+                        return over
             except OSError:  # the connection dropped: back with what we missed
                 time.sleep(1)
+            if over is not None:  # the stream ended after the match: nothing more to see
+                return over
 
     def _act(self, event):
         """Move if it is our turn; True once the match is over."""
@@ -94,8 +112,18 @@ class Bot:
                 # its socket must be open to be taken to the match when we accept.
                 time.sleep(2)
                 self.call("POST", f"/api/v1/challenges/{event['challenge']['id']}/accept")
-            elif event["type"] == "matchStart":
+            elif event["type"] == "rematchOffer" and event["direction"] == "in":
+                self.answer_rematch(event)
+            elif event["type"] == "matchStart":  # a rematch accepted too
                 threading.Thread(target=self.play, args=(event["match"]["id"],)).start()
+
+    def answer_rematch(self, offer):
+        """Accept or decline a rematch offered to the bot, as ``on_rematch`` says."""
+        answer = "accept" if self.on_rematch(offer) else "decline"
+        try:
+            self.call("POST", f"/api/v1/matches/{offer['match_id']}/rematch/{answer}")
+        except ApiError as error:  # withdrawn or lapsed meanwhile: nothing to answer
+            print(f"rematch of match {offer['match_id']}: {error}", file=sys.stderr)
 
 
 def random_policy(view):

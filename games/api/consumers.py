@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
@@ -23,7 +23,14 @@ from ..db import selectors
 from ..i18n.languages import language_for_scope
 from ..presentation import refusals
 from ..public import shapes
-from ..realtime.sockets import NO_SUCH_MATCH, NOT_ALLOWED, NOT_LOGGED_IN, TOO_MANY, Dispatch
+from ..realtime.sockets import (
+    NO_SUCH_MATCH,
+    NOT_ALLOWED,
+    NOT_LOGGED_IN,
+    TOO_MANY,
+    UNREADABLE,
+    Dispatch,
+)
 from ..realtime.tables import in_database
 from ..services import throttle
 from ..services.events import twice
@@ -35,8 +42,13 @@ from .auth import (
     token_from_header,
     token_from_subprotocols,
 )
+from .cors import origins_allowed
 from .feeds import AccountFeed, Feed, MatchFeed
 from .streams import Stream, authenticate_again, close_code, status_of
+
+# Sent when a heartbeat (``REALTIME_HEARTBEAT_SECONDS``) finds nothing else to send, as the
+# http stream sends a blank line: a client that hears nothing for three knows it is cut off.
+HEARTBEAT = json.dumps({"type": "heartbeat"})
 
 
 class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
@@ -47,6 +59,11 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         offered = self.scope.get("subprotocols") or []
         # Chosen whatever the token: a refusal must reach a browser as an error frame.
         await self.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
+        if offered and SUBPROTOCOL not in offered:  # the socket would speak no protocol
+            with translation.override(self.language):
+                words = str(_("Offer the subprotocol %(protocol)s") % {"protocol": SUBPROTOCOL})
+            await self._refuse("protocol_missing", words, UNREADABLE)
+            return
         # A header sent is the token's one carrier, as for the front's limit (deploy/nginx.conf).
         header = _header(self.scope, b"authorization")
         token = token_from_header(header) if header else token_from_subprotocols(_sent(self.scope))
@@ -55,14 +72,15 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
                 raise services.TooOften("too_many_sockets")
             feed, first = await in_database(self._open)(token)
         except throttle.Throttled as error:
-            await self._refuse("too_many", refusals.words(error), TOO_MANY)
+            await self._refuse("too_many", refusals.words(error), TOO_MANY, error.retry_after)
             return
         except services.GameError as error:
             with translation.override(self.language):
                 words = refusals.words(error)
-            codes = {401: NOT_LOGGED_IN, 404: NO_SUCH_MATCH, 429: TOO_MANY}
-            code = codes.get(status_of(error), NOT_ALLOWED)
-            await self._refuse(error.code, words, code)
+            status = status_of(error)
+            codes = {400: UNREADABLE, 401: NOT_LOGGED_IN, 404: NO_SUCH_MATCH, 429: TOO_MANY}
+            wait = refusals.retry_after(error) if status == 429 else None
+            await self._refuse(error.code, words, codes.get(status, NOT_ALLOWED), wait)
             return
         for group in feed.groups():
             try:
@@ -78,6 +96,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         kwargs = self.scope["url_route"]["kwargs"]
         with translation.override(self.language):
             row = stream_admit(token)  # at the account's cap: no more reads
+            _origin_checked(self.scope, row.user_id)
             if "match_id" in kwargs:
                 feed: Feed = MatchFeed(token=row, match_id=kwargs["match_id"], since=self._since())
             else:
@@ -91,12 +110,19 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         value = (query.get("since") or [""])[0]
         return int(value) if value.isdigit() else None
 
-    async def _refuse(self, code: str, words: str, close_code: int) -> None:
-        await self.send(text_data=json.dumps({"type": "error", "code": code, "detail": words}))
+    async def _refuse(
+        self, code: str, words: str, close_code: int, retry_after: int | None = None
+    ) -> None:
+        frame = {"type": "error", "code": code, "detail": words}
+        if retry_after is not None:
+            frame["retry_after"] = retry_after
+        await self.send(text_data=json.dumps(frame))
         await self.close(code=close_code)
 
     async def _send_all(self) -> None:
-        async for events, _quiet in self.stream.events():
+        async for events, quiet in self.stream.events():
+            if quiet:  # nothing for a heartbeat's while: the socket says it is alive
+                await self.send(text_data=HEARTBEAT)
             await self._send_events(events)
             if events and events[-1]["type"] == "closed":
                 await self.close(code=close_code(events[-1]["code"]))
@@ -166,6 +192,17 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
                 **{k: str(v) if k == "detail" else v for k, v in error.items()},
             }
         await self.send(text_data=json.dumps(frame))
+
+
+def _origin_checked(scope, user_id: int) -> None:
+    """A socket opened by a web page (a browser sends its Origin; a program sends none) is the
+    token's only from an origin its player lists on the settings page, as for the API's
+    requests (CORS), or from the site's own pages."""
+    origin = _header(scope, b"origin")
+    if not origin or urlsplit(origin).netloc == _header(scope, b"host"):
+        return
+    if user_id not in origins_allowed().get(origin, ()):
+        raise services.NotAllowed("origin_not_listed")
 
 
 def _match_now(feed: Feed) -> dict:

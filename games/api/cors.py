@@ -11,6 +11,9 @@ browser keeps the answer from the page. No cookie is read by the API, so none is
 ``Access-Control-Allow-Credentials``). Every player's origins are read at once, kept in the
 cache (shared by the processes) and dropped when a player changes theirs
 (``services.players.player_api_origins_set``).
+
+The schema publishes each path's preflight (``add_preflights``, called as ninja's schema is
+made): its answers, with the settings' methods and headers, as this middleware gives them.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import logging
 
 from corsheaders.middleware import CorsMiddleware
 from corsheaders.signals import check_request_enabled
+from django.conf import settings
 from django.core.cache import cache
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -26,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from ..models import PlayerSettings
 from ..services.players import API_ORIGINS_KEY
+from . import schemas
 from .auth import token_player
 
 log = logging.getLogger(__name__)
@@ -99,9 +104,119 @@ class ApiCors(CorsMiddleware):
         if super().check_preflight(request) is None:
             return None
         if player_allows(None, request):
-            return HttpResponse(status=204)
+            passed = HttpResponse(status=204)
+            del passed["Content-Type"]  # no body, so no type (Django's default says HTML)
+            return passed
         detail = _(
             "This web page may not call the API: its origin must first be listed on a "
             "player's settings page"
         )
-        return JsonResponse({"code": "origin_not_allowed", "detail": detail}, status=403)
+        return JsonResponse(
+            {"code": "origin_not_allowed", "detail": detail, "errors": []}, status=403
+        )
+
+
+PREFLIGHT = """A browser's question before a web page of another site calls this path with a token
+(CORS): the API answers it with no body (204) if some player lists the page's origin on their
+settings page, with the methods and the request headers the API accepts; the answer itself is
+shared with the page only if the token's own player lists it. No cookie is read, so none is
+allowed. A preflight carries no token."""
+
+
+def preflight_components() -> dict:
+    """The preflight's parameters and answers, named once for every path's OPTIONS."""
+    allowed = {
+        "Access-Control-Allow-Origin": ("the request's Origin, as it passed", {}),
+        "Access-Control-Allow-Methods": (
+            "the methods the API takes",
+            {"const": ", ".join(settings.CORS_ALLOW_METHODS)},
+        ),
+        "Access-Control-Allow-Headers": (
+            "the request headers it reads",
+            {"const": ", ".join(settings.CORS_ALLOW_HEADERS)},
+        ),
+        "Access-Control-Max-Age": (
+            "seconds the browser may keep this answer",
+            {"const": str(settings.CORS_PREFLIGHT_MAX_AGE)},
+        ),
+    }
+    asked = {
+        "Origin": (True, "the web page's origin, e.g. ``https://example.com``"),
+        "Access-Control-Request-Method": (True, "the method the page means to send"),
+        "Access-Control-Request-Headers": (False, "the headers it means to send"),
+    }
+    return {
+        "parameters": {
+            _name(header): {
+                "name": header,
+                "in": "header",
+                "required": required,
+                "description": about,
+                "schema": {"type": "string"},
+            }
+            for header, (required, about) in asked.items()
+        },
+        "responses": {
+            "PreflightPassed": {
+                "description": "The origin may call the API: no body",
+                "headers": {
+                    header: {"description": about, "schema": {"type": "string", **value}}
+                    for header, (about, value) in allowed.items()
+                },
+            },
+            "OriginNotAllowed": schemas.json_answer(
+                schemas.Error,
+                "No player lists the page's origin (``origin_not_allowed``): no CORS header",
+            ),
+            # An OPTIONS without Access-Control-Request-Method is no preflight: the API's own.
+            "NotAPreflight": schemas.json_answer(
+                schemas.Error,
+                "Not a preflight: no ``Access-Control-Request-Method`` (``method_not_allowed``)",
+            ),
+            "NoSuchPath": schemas.json_answer(
+                schemas.Error,
+                "Not a preflight, and a path no endpoint takes, e.g. ``/matches/abc`` "
+                "(``not_found``)",
+            ),
+        },
+    }
+
+
+# Every path's the same, so that the reference shows them once.
+ANSWERS = {
+    "204": "PreflightPassed",
+    "403": "OriginNotAllowed",
+    "404": "NoSuchPath",
+    "405": "NotAPreflight",
+}
+
+
+def _name(header: str) -> str:
+    return header.replace("-", "")
+
+
+def add_preflights(schema: dict) -> dict:
+    """``schema`` (the API's OpenAPI document) with the preflight (OPTIONS) of each path it
+    lists, as ``ApiCors`` answers it; the path's own parameters too (OpenAPI asks every
+    operation for its path's)."""
+    found = preflight_components()
+    components = schema.setdefault("components", {})
+    for kind, named in found.items():
+        components.setdefault(kind, {}).update(named)
+    headers = [{"$ref": f"#/components/parameters/{name}"} for name in found["parameters"]]
+    for path, operations in schema.get("paths", {}).items():
+        if not path.startswith(API) or "options" in operations:
+            continue
+        first = next(iter(operations.values()))
+        in_path = [p for p in first.get("parameters", []) if p.get("in") == "path"]
+        operations["options"] = {
+            "operationId": f"{first['operationId']}_preflight",
+            "summary": "CORS preflight",
+            "description": PREFLIGHT,
+            "parameters": [*in_path, *headers],
+            "responses": {
+                status: {"$ref": f"#/components/responses/{name}"}
+                for status, name in ANSWERS.items()
+            },
+        }
+    return schema

@@ -4,25 +4,28 @@ something changed (the same lean events the pages' sockets get: ``games.services
 
 A match's events carry its version. A client that reconnects with the last version it saw
 gets the moves made since (``Move.version``), then the match as it is: exactly what it
-missed. A match's stream ends after the state that shows it over (``finished``); a player's
-hears when the opponent leaves the table and comes back (``opponent_events``). The stream
+missed. A match's stream ends after the state that shows it over (``finished``), unless its
+rematch may still come: then it stays open until the rematch is settled (``rematch`` events);
+a player's hears when the opponent leaves the table and comes back (``opponent_events``). An
+account's hears its matches start and end, its challenges and its rematch offers. The stream
 http and the websocket carry the same events (``streams``)."""
 
 from __future__ import annotations
 
 import math
+from datetime import datetime
 
 from django.utils import timezone
 
 from .. import services
 from ..db import statements
 from ..db.selectors.lobby import pending_challenges
-from ..db.selectors.matches import match_for_viewer, my_active_matches
+from ..db.selectors.matches import match_for_viewer, my_active_matches, my_rematch_offers
 from ..engine import State
-from ..models import Challenge, Match, MatchStatus, Move
+from ..models import Challenge, Match, MatchStatus, Move, RematchState
 from ..public import PublicMatch, shapes
-from ..services import NotAllowed, NotFound
-from ..services.events import api_token_group, lobby_user_group, user_group
+from ..services import REMATCH_LAPSE, GameError, NotAllowed, NotFound
+from ..services.events import api_account_group, api_token_group, lobby_user_group, user_group
 from .auth import token_live
 
 
@@ -96,28 +99,93 @@ class Feed:
 VERSIONS_BELOW = 2**31  # Match.version is a 32-bit integer
 
 
+def clock() -> datetime:
+    """Now, as the rematch window reads it."""
+    return timezone.now()
+
+
 class MatchFeed(Feed):
     """One match: every change with its version, for a player or a spectator."""
 
     def __init__(self, *, token, match_id: int, since: int | None = None):
         super().__init__(token=token)
         self.match_id = match_id
-        # The last version sent (or that the client says it saw; one that no match can reach,
-        # past the database's 32-bit versions, is not taken: the client gets the match as is).
-        self.version = since if since is None or since < VERSIONS_BELOW else None
+        # The last version sent (or that the client says it saw: one the match has not reached
+        # is refused in ``start``, one past the database's 32-bit versions read as that).
+        self.version = since if since is None else min(since, VERSIONS_BELOW)
         # The opponent's absence as last told (gone, when the claim opens); None: not yet read.
         self.opponent: tuple | None = None
+        # Once the match is over: when it ended, the rematch as last told (its status, who
+        # offered, until when, the new match; None: not yet read), and when the stream ends
+        # if no offer comes (None: it ends with the offer's answer, or has ended).
+        self.ended_at: datetime | None = None
+        self.rematch: tuple | None = None
+        self.closes_at: datetime | None = None
+
+    def _settled(self, match: PublicMatch) -> list[dict]:
+        """After the state of ``match``: its rematch's news, and whether the stream ends
+        (``finished``). A match over ends it, but a finished one between two people may be
+        played again: its stream stays open for ``REMATCH_LAPSE`` after its end, and while an
+        offer stands, so that a program following it sees the offer and stays at the table
+        (a player who leaves the match lets an offer lapse). It ends once the rematch started,
+        was declined or lapsed, or the time passed with none standing (``on``, heartbeats)."""
+        if not match.is_over:
+            return []
+        if self.ended_at is None:  # seen over from the room, as it ended
+            self.ended_at = clock()
+        events = self._rematch_events(match)
+        offered = match.rematch_state == RematchState.OFFERED
+        may_come = (
+            match.status == MatchStatus.FINISHED
+            and not match.computer
+            and match.next_match_id is None
+            and match.rematch_state in ("", RematchState.OFFERED)
+        )
+        self.closes_at = None if offered or not may_come else self.ended_at + REMATCH_LAPSE
+        self.finished = not may_come or (not offered and clock() >= self.closes_at)
+        return events
+
+    def _rematch_events(self, match: PublicMatch) -> list[dict]:
+        """A ``rematch`` event when the rematch's state changed since last told (as the
+        stream opens, only an offer standing is news)."""
+        told, state = self.rematch, match.rematch_state
+        if match.next_match_id is not None:
+            status = "accepted"
+        elif state:
+            status = state
+        else:  # no offer: none yet, or the one told was withdrawn
+            status = "withdrawn" if told and told[0] == RematchState.OFFERED else None
+        self.rematch = (status, match.rematch_seat, match.rematch_until, match.next_match_id)
+        if status is None or self.rematch == told or (told is None and status != "offered"):
+            return []
+        offered = status == RematchState.OFFERED
+        return [
+            {
+                "type": "rematch",
+                "match_id": match.pk,
+                "version": match.version,
+                "status": status,
+                "seat": match.rematch_seat,
+                "until": match.rematch_until.isoformat() if offered else None,
+                "next_match_id": match.next_match_id,
+            }
+        ]
 
     def on(self, event: dict | None) -> list[dict]:
         """The layer's news of the token and the player (the match's own changes come from
-        its room: ``table_events``)."""
+        its room: ``table_events``); a heartbeat also ends a finished match's stream once no
+        rematch offer came in time."""
         self.check(event)
+        if self.closes_at is not None and clock() >= self.closes_at:
+            self.finished = True
         return []
 
     def _read(self) -> tuple[PublicMatch, State | None, list[Move]]:
         """The match's public face and state, and its moves since the last version sent.
         Refused as ``match_for_viewer`` refuses: no such match, or not the viewer's to follow."""
         match = match_for_viewer(match_id=self.match_id, user=self.user)
+        if match.finished_at is not None:
+            self.ended_at = match.finished_at
         since = max(0, self.version or 0)  # a client's since may be < 0
         moves = list(statements.MOVES_BETWEEN.all(match.pk, since, match.version))
         return shapes.public(match), match.state, moves
@@ -145,9 +213,8 @@ class MatchFeed(Feed):
                 if row.version > self.version
             ]
         self.version = match.version
-        self.finished = match.is_over
         events.append(table.once(("api", seat), lambda: _state(match, table.state, seat)))
-        return events
+        return events + self._settled(match)
 
     def opponent_events(self, table) -> list[dict]:
         """For a player of a match in play against a person: ``opponentGone`` when the
@@ -186,8 +253,10 @@ class MatchFeed(Feed):
         follow."""
         match, state, moves = self._read()
         self.playing = match.seat_of(self.user) is not None
-        if self.version is not None and self.version >= match.version:
-            self.version = None  # nothing missed (or a version yet to come): the match as it is
+        if self.version is not None and self.version > match.version:
+            raise GameError("since_ahead", version=match.version)
+        if self.version == match.version:
+            self.version = None  # nothing missed: the match as it is
         return self._since(match, state, moves)
 
     def changed(self) -> list[dict]:
@@ -210,9 +279,8 @@ class MatchFeed(Feed):
                 for row in missed
             ]
         self.version = match.version
-        self.finished = match.is_over
         events.append(_state(match, state, match.seat_of(self.user)))
-        return events
+        return events + self._settled(match)
 
 
 def _state(match: PublicMatch, state: State | None, seat: int | None) -> dict:
@@ -238,15 +306,19 @@ def challenge(row: Challenge) -> dict:
 
 class AccountFeed(Feed):
     """One player's news: challenges to them and from them (new, and gone with how they
-    ended), and their matches starting and ending."""
+    ended), their matches starting and ending, and rematch offers of their finished matches
+    (made by either player, and gone with how they ended)."""
 
     def __init__(self, *, token):
         super().__init__(token=token)
         self.matches: set[int] = set()
         self.challenges: set[int] = set()
+        self.rematches: dict[int, tuple] = {}  # each offer told: its match, who made it, until
 
     def groups(self) -> list[str]:
-        return [lobby_user_group(self.user.pk), *super().groups()]
+        # The lobby's news of the player's matches, and the account's own (rematch offers).
+        return [lobby_user_group(self.user.pk), api_account_group(self.user.pk),
+                *super().groups()]  # fmt: skip
 
     # News for the player's pages that tells the account nothing new: a page taken to a
     # match that just started (its ``lobby.mine`` comes too, and says it), a followed player
@@ -272,6 +344,7 @@ class AccountFeed(Feed):
         # challengeGone. Read the other way round, an acceptance committed between the reads
         # sent challengeGone first and matchStart only at the next event.
         pending = pending_challenges(user=self.user)
+        offers = {m.pk: m for m in my_rematch_offers(user=self.user)}  # so too a rematch's
         active = {m.pk: m for m in my_active_matches(user=self.user)}
         for pk in sorted(active.keys() - self.matches):
             events.append({"type": "matchStart", **shapes.answer(active[pk], self.user)})
@@ -294,8 +367,42 @@ class AccountFeed(Feed):
                  "decline_reason": row.decline_reason or None}
             )  # fmt: skip
         self.challenges = set(rows)
-        return events
+        return events + self._rematch_events(offers)
 
     def _direction(self, row: Challenge) -> str:
         """``in``: a challenge to this player; ``out``: one they sent."""
         return "out" if row.challenger_id == self.user.pk else "in"
+
+    def _rematch_events(self, offers: dict[int, Match]) -> list[dict]:
+        """``rematchOffer`` for each offer not told yet (a new offer on the same match is
+        told again), ``rematchGone`` for each told that no longer stands."""
+        events = []
+        for pk, row in offers.items():
+            if self.rematches.get(pk) != (row.rematch_seat, row.rematch_until):
+                offered_by = shapes.player(row.players[row.rematch_seat])
+                events.append(
+                    {"type": "rematchOffer", "direction": self._offered(row), "match_id": pk,
+                     "offered_by": offered_by, "options": row.options(),
+                     "until": row.rematch_until.isoformat()}
+                )  # fmt: skip
+        gone = Match.objects.filter(pk__in=self.rematches.keys() - offers.keys()).order_by("pk")
+        for row in gone:
+            events.append(
+                {"type": "rematchGone", "direction": self._offered(row), "match_id": row.pk,
+                 "status": _rematch_gone(row), "next_match_id": row.next_match_id}
+            )  # fmt: skip
+        self.rematches = {pk: (row.rematch_seat, row.rematch_until) for pk, row in offers.items()}
+        return events
+
+    def _offered(self, row: Match) -> str:
+        """``out``: the rematch offer is this player's; ``in``: it is to them."""
+        return "out" if row.seat_of(self.user) == row.rematch_seat else "in"
+
+
+def _rematch_gone(row: Match) -> str:
+    """How an offer that no longer stands ended (one made again since: the old withdrawn)."""
+    if row.next_match_id is not None:
+        return "accepted"
+    if row.rematch_state in (RematchState.DECLINED, RematchState.LAPSED):
+        return row.rematch_state
+    return "withdrawn"

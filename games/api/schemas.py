@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from django.conf import settings
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
 
@@ -36,7 +37,8 @@ def codes() -> list[str]:
     API's own."""
     api = {"invalid", "unreadable", "not_found", "unauthorized", "too_many", "too_often",
            "moving_fast", "illegal", "bad_rules", "api_origins_too_many", "not_over",
-           "origin_not_allowed", "no_messages", "too_many_sockets"}  # fmt: skip
+           "origin_not_allowed", "no_messages", "too_many_sockets", "method_not_allowed",
+           "server_error", "protocol_missing"}  # fmt: skip
     return sorted(api | set(refusals.service_codes()))
 
 
@@ -48,8 +50,8 @@ class Error(Shape):
     reason: str | None = Field(None, description="``illegal`` only: the rule that refuses the move")
     detail: str = Field(description="the player's words, in the request's language")
     retry_after: int | None = Field(None, description="429 only: whole seconds to wait")
-    errors: list[FieldErrors | dict] | None = Field(
-        None, description="400 ``invalid`` only: what could not be read"
+    errors: list[FieldError] = Field(
+        description="what could not be read, a field at a time (empty for other refusals)"
     )
     state: MatchAndView | None = Field(
         None, description="409 ``stale`` only: the match now, as ``GET matches/{id}/view``"
@@ -62,14 +64,15 @@ class Error(Shape):
                 "code": "illegal",
                 "reason": "not_your_turn",
                 "detail": "It is not your turn",
+                "errors": [],
             }
         },
     )
 
 
-class FieldErrors(Shape):
-    field: str
-    messages: list[str]
+class FieldError(Shape):
+    field: str = Field(description="the field of the body, query or path (dotted); body: all")
+    message: str = Field(description="what is wrong with it, in the player's words")
 
 
 class Player(Shape):
@@ -149,8 +152,12 @@ class Options(Shape):
 
 
 class Rematch(Shape):
+    """Where a finished match's rematch stands (``POST matches/{id}/rematch`` and after)."""
+
     state: Literal[tuple(RematchState.values)] | None  # type: ignore[valid-type]
     seat: SEAT | None = Field(description="who offered it")
+    until: str | None = Field(description="while offered: when the offer lapses (ISO 8601)")
+    next_match_id: int | None = Field(description="the match the rematch started")
 
 
 class Match(Shape):
@@ -353,6 +360,46 @@ class ChallengeGoneEvent(Shape):
     decline_reason: Literal[tuple(DeclineReason.values)] | None  # type: ignore[valid-type]
 
 
+REMATCH_STATUS = Literal["offered", "accepted", "declined", "withdrawn", "lapsed"]
+
+
+class RematchEvent(Shape):
+    """A finished match's rematch, after the ``state`` that shows it: offered (also as the
+    stream opens), then accepted (the new match's id), declined, withdrawn or lapsed. The
+    stream stays open while a rematch may come (README: Streams)."""
+
+    type: Literal["rematch"]
+    match_id: int = Field(description="the finished match")
+    version: int
+    status: REMATCH_STATUS
+    seat: SEAT | None = Field(description="who offered it")
+    until: str | None = Field(description="offered: when the offer lapses (ISO 8601)")
+    next_match_id: int | None = Field(description="accepted: the new match")
+
+
+class RematchOfferEvent(Shape):
+    """A rematch offer of a finished match of the player's: to them (``in``: answer it with
+    ``POST matches/{id}/rematch/accept`` or ``.../decline``) or from them (``out``)."""
+
+    type: Literal["rematchOffer"]
+    direction: DIRECTION = Field(description="in: to the player; out: from them")
+    match_id: int = Field(description="the finished match")
+    offered_by: Player
+    options: Options = Field(description="the new match's (the other player deals first)")
+    until: str = Field(description="when it lapses unanswered (ISO 8601)")
+
+
+class RematchGoneEvent(Shape):
+    """A rematch offer is no longer open: accepted (the new match's ``matchStart`` comes
+    first), declined, withdrawn by who made it, or lapsed."""
+
+    type: Literal["rematchGone"]
+    direction: DIRECTION
+    match_id: int = Field(description="the finished match")
+    status: Literal["accepted", "declined", "withdrawn", "lapsed"]
+    next_match_id: int | None = Field(description="accepted: the new match")
+
+
 class ErrorFrame(Shape):
     """A websocket's refusal: of the connection (then it closes), or of a move sent on it."""
 
@@ -363,6 +410,13 @@ class ErrorFrame(Shape):
     state: MatchAndView | None = Field(None, description="``stale`` only: the match now")
 
 
+class HeartbeatFrame(Shape):
+    """A websocket's sign of life, sent when nothing else was for a heartbeat's while (the
+    http streams send a blank line instead)."""
+
+    type: Literal["heartbeat"]
+
+
 class MoveFrame(Shape):
     """What a player may send on a match's websocket."""
 
@@ -370,13 +424,15 @@ class MoveFrame(Shape):
     version: int = Field(description="the match's version as the move was chosen")
 
 
-MATCH_EVENTS = (MoveEvent, StateEvent, OpponentGone, ClosedEvent)
+MATCH_EVENTS = (MoveEvent, StateEvent, OpponentGone, RematchEvent, ClosedEvent)
 ACCOUNT_EVENTS = (IdleEvent, MatchStartEvent, MatchFinishEvent, ChallengeEvent,
-                  ChallengeGoneEvent, ClosedEvent)  # fmt: skip
+                  ChallengeGoneEvent, RematchOfferEvent, RematchGoneEvent,
+                  ClosedEvent)  # fmt: skip
 ANSWERS = (Error, Account, BotSettings, PublicPlayer, Leaderboard, BotsOnline, MatchAndView,
            Arenas, ArenaDetail,
            MatchWatched, History, Challenges, Challenge, ChallengeAnswered, Puzzle,
-           PuzzleAnswer, *MATCH_EVENTS, *ACCOUNT_EVENTS, ErrorFrame, MoveFrame)  # fmt: skip
+           PuzzleAnswer, *MATCH_EVENTS, *ACCOUNT_EVENTS, ErrorFrame, MoveFrame,
+           HeartbeatFrame)  # fmt: skip
 Error.model_rebuild()
 
 # A view's words: what the dataclass types as strings, given their values.
@@ -387,7 +443,9 @@ VIEW_WORDS = {
 
 # The websockets, as the API page describes them.
 CLOSE_CODES = {
-    1000: "the match is over (after the ``closed`` event ``over``)",
+    4400: "the request could not be read: no ``euchre.v1`` among the subprotocols offered, "
+    "or ``since`` past the match's version (the error frame says which)",
+    1000: "the match is over, and its rematch settled (after the ``closed`` event ``over``)",
     4401: "no valid token, or it was revoked (``closed`` ``token_revoked``)",
     4403: "not the caller's to follow, or no longer",
     4404: "no such match",
@@ -420,6 +478,13 @@ def websockets() -> list[dict]:
             "events": one_of(socket["events"]),
             "sends": ref(socket["sends"]) if socket["sends"] else None,
             "errors": ref(ErrorFrame),
+            "heartbeat": {
+                "every_seconds": settings.REALTIME_HEARTBEAT_SECONDS,
+                "frame": ref(HeartbeatFrame),
+                "about": "sent when nothing else was for that long: a client that hears "
+                "nothing for three times as long may take the socket for cut off and "
+                "reconnect with ``since``",
+            },
             "close_codes": {str(code): about for code, about in CLOSE_CODES.items()},
         }
         for socket in SOCKETS

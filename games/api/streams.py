@@ -97,7 +97,8 @@ class Stream(Member):
         """Each batch of events to send, with whether it is a quiet heartbeat (the http
         stream then sends a blank line, so proxies and clients know it is alive). Ends after
         a ``closed`` event: ``over`` once the feed has sent the state that shows its match
-        over (at once if its first events did), or the one that ``Closed`` says."""
+        over (at once if its first events did) and its rematch cannot come or is settled
+        (``MatchFeed._settled``), or the one that ``Closed`` says."""
         if self.feed.finished:
             yield [self._closed("over")], False
             return

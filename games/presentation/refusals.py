@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -162,6 +163,11 @@ def _service_words() -> dict[str, str]:
             "finish or resign one first"
         ),
         "too_many_sockets": _("Too many of your connections are open"),
+        "origin_not_listed": _(
+            "This web page may not call the API: its origin must first be listed on a "
+            "player's settings page"
+        ),
+        "since_ahead": _("The match is at version %(version)s: it has no later one yet"),
         "watchers_cap": _("This match has as many watchers as it can take"),
         "already_reported": _(
             "You have already reported this match: a moderator will look at that report"
@@ -225,6 +231,23 @@ def _service_words() -> dict[str, str]:
             "The players of this match chose not to let others watch it. "
             "Its result will be here once it is over."
         ),
+        "chat_empty": _("Choose a quick message or write a message"),
+        "chat_no_such_phrase": _("There is no such quick message"),
+        "chat_too_long": _("A message has at most %(most)s characters"),
+        "chat_not_here": _("There is no chat here"),
+        "chat_free_off": _("Free chat is off: switch it on in settings to write messages"),
+        "chat_timed_out": _("A moderator has stopped you from chatting for %(wait)s"),
+        "chat_players_only": _("Only the two players talk here"),
+        "chat_nobody_to_read": _("There is nobody here to read it"),
+        "chat_spectators_only": _(
+            "The spectators' chat is for those watching: the players read it after the match"
+        ),
+        "chat_guest": _("Guests cannot chat: keep your games with an account first"),
+        "chat_no_such_room": _("There is no such chat"),
+        "chat_repeated": _("You have just said that"),
+        "chat_already_reported": _("You have already reported this message"),
+        "chat_already_removed": _("This message was removed already"),
+        "chat_timeout_length": _("A time out lasts from one minute to thirty days"),
     }
 
 
@@ -262,6 +285,9 @@ def words(error: GameError | Throttled) -> str:
         }
     if error.code == "too_often":
         return _("Too many requests: wait %(wait)s") % {"wait": wait_words(params["seconds"])}
+    if error.code == "chat_timed_out":  # until when: said as the time left
+        left = (params.pop("until") - timezone.now()).total_seconds()
+        params["wait"] = time_left_words(max(1, math.ceil(left)))
     if error.code == "claim_later":
         params["seconds"] = f"{params['seconds']:02d}"
     return _service_words()[error.code] % params if params else _service_words()[error.code]
@@ -273,6 +299,35 @@ def wait_words(seconds: int) -> str:
         return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
     minutes = math.ceil(seconds / 60)
     return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+
+
+def time_left_words(seconds: int) -> str:
+    """A long wait (a moderator's time out of chat), rounded up to the minute:
+    ``"7 days"``, ``"1 hour 30 minutes"``; under an hour, as ``wait_words`` says it."""
+    if seconds < 3600 - 59:
+        return wait_words(seconds)
+    days, left = divmod(math.ceil(seconds / 60), 24 * 60)
+    hours, minutes = divmod(left, 60)
+    parts = [ngettext("%(count)s day", "%(count)s days", days) % {"count": days}] if days else []
+    if hours:
+        parts.append(ngettext("%(count)s hour", "%(count)s hours", hours) % {"count": hours})
+    if minutes:
+        parts.append(wait_words(minutes * 60))
+    return " ".join(parts)
+
+
+# How long a refusal for too many open connections asks a program to wait: a stream of its
+# own must close first, which it sees at once; the database is asked again after a second.
+SOCKETS_RETRY_AFTER = 5
+
+
+def retry_after(error: TooOften) -> int:
+    """Whole seconds before asking again, for a 429's Retry-After: the limit's own wait, or
+    for a cap on what is open, a few seconds (an hour for the hourly caps)."""
+    seconds = error.params.get("seconds")
+    if seconds:
+        return max(1, math.ceil(seconds))
+    return 3600 if error.code.endswith("_per_hour") else SOCKETS_RETRY_AFTER
 
 
 def status(error: GameError) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..engine import State, view_for
-from ..models import Match, MatchStatus, Move, is_bot
+from ..models import Match, MatchStatus, Move, RematchState, is_bot
 from .match import PublicMatch
 
 # The API's match shows no rating: its public face is built without reading them.
@@ -61,7 +61,19 @@ def match_public(match: PublicMatch, state: State | None) -> dict:
         "commitment": match.commitment or None,
         "seed": match.revealed_seed or None,
         "arena_id": match.arena_id,
-        "rematch": {"state": match.rematch_state or None, "seat": match.rematch_seat},
+        "rematch": rematch(match),
+    }
+
+
+def rematch(match: PublicMatch) -> dict:
+    """Where the match's rematch stands: the offer (who made it, until when it stands), its
+    answer, or the match it started."""
+    offered = match.rematch_state == RematchState.OFFERED
+    return {
+        "state": match.rematch_state or None,
+        "seat": match.rematch_seat,
+        "until": _iso(match.rematch_until) if offered else None,
+        "next_match_id": match.next_match_id,
     }
 
 

@@ -5,7 +5,8 @@ player's group and session, and the error frame.
 Refusals accept the socket and then close it with a code the page can read (a socket closed
 before it is accepted reaches the browser as a failed handshake, 1006, and the page would retry
 for ever): 4401 not logged in or the session ended, 4403 not allowed to watch, 4404 no such
-match, 4423 the player was suspended, 4429 too many sockets open.
+match, 4423 the player was suspended, 4429 too many sockets open; and the API's 4400, what
+could not be read (no protocol it speaks offered, a version the match never had).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..services.events import user_group
 from . import sessions
 from .tables import Member, in_database, rooms
 
+UNREADABLE = 4400
 NOT_LOGGED_IN = 4401
 NOT_ALLOWED = 4403
 NO_SUCH_MATCH = 4404

@@ -112,6 +112,31 @@ def arena_changed_on_commit(arena_id: int) -> None:
     transaction.on_commit(lambda: send_to_group(arena_group(arena_id), event))
 
 
+def chat_changed_on_commit(match_id: int, line_id: int, *, removed: bool = False) -> None:
+    """Once the current transaction commits, tell the match's pages that a line was said (or
+    removed): lean, its id alone; each page reads what its reader may see."""
+    event = {"type": "chat.changed", "match_id": match_id, "line": line_id, "removed": removed}
+    transaction.on_commit(lambda: send_to_group(match_group(match_id), event))
+
+
+def api_account_group(user_id: int) -> str:
+    """One player's API account streams (http and websocket): news that no page shows."""
+    return f"api_account_{user_id}"
+
+
+def account_changed_on_commit(user_ids: tuple[int, ...]) -> None:
+    """Once the current transaction commits, tell these players' API account streams that
+    their news changed (a rematch offer of theirs made or gone: the pages hear of it through
+    the match)."""
+    groups = [api_account_group(pk) for pk in user_ids if pk]
+    transaction.on_commit(lambda: _send_to_groups(groups, {"type": "account.changed"}))
+
+
+def _send_to_groups(groups: list[str], event: dict) -> None:
+    for group in groups:
+        send_to_group(group, event)
+
+
 def follows_changed_on_commit(user_ids: tuple[int, ...]) -> None:
     """Once the current transaction commits, tell these players' pages that their list of the
     players they follow changed (one followed came online, or they followed or blocked)."""

@@ -56,6 +56,7 @@ def rematch_offer(*, user, match_id: int) -> Match:
         match.rematch_state = RematchState.OFFERED
         match.rematch_until = timezone.now() + REMATCH_LAPSE
         match_save(match, fields=REMATCH_FIELDS)
+        _players_told(match)
         tasks.schedule_rematch_lapse(match.pk, match.version, match.rematch_until)
     return match
 
@@ -130,6 +131,13 @@ def _rematch_end(match: Match, state: str) -> None:
     match.rematch_state = state
     match.rematch_until = None
     match_save(match, fields=REMATCH_FIELDS)
+    _players_told(match)
+
+
+def _players_told(match: Match) -> None:
+    """Both players' API account streams: an offer made or gone (an offer taken up is told
+    by its new match's start, which their lobbies hear too)."""
+    events.account_changed_on_commit((match.player0_id, match.player1_id))
 
 
 def rematch_lapse(*, match_id: int, version: int, if_left: bool = False) -> bool:

@@ -66,7 +66,7 @@ def test_the_bot_challenge_setting_refuses_what_is_not_a_yes_or_no(alice, alice_
     for body in ({}, {"allowed": "maybe"}, {"allowed": None}):
         answer = refused(alice_api.post("/api/v1/account/bot-challenges", body, JSON), 400,
                          "invalid")  # fmt: skip
-        assert answer["errors"] and answer["errors"][0]["loc"][-1] == "allowed"
+        assert answer["errors"] and answer["errors"][0]["field"] == "allowed"
     refused(alice_api.post("/api/v1/account/bot-challenges", "yes", JSON), 400, "invalid")
     assert not selectors.bots_may_challenge(alice)
 

@@ -8,7 +8,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import AsyncClient, Client
 
+from games.api.views import api
 from games.services.players import player_api_origins_set
+from tests.support import contract
 from tests.support.api import token_for
 from tests.support.matches import start
 from tests.support.streams import HttpStream
@@ -43,9 +45,12 @@ def test_a_preflight_passes_an_origin_a_player_allows(alice):
     for path, method in [("/api/v1/account", "GET"), ("/api/v1/matches/12/move", "POST")]:
         response = preflight(MINE, path, method)
         assert response.status_code == 204 and response.content == b""
+        assert "Content-Type" not in response  # no body, so no type (it said text/html)
         assert response["Access-Control-Allow-Origin"] == MINE
         assert method in response["Access-Control-Allow-Methods"]
-        assert response["Access-Control-Allow-Headers"] == "Authorization, Content-Type"
+        assert response["Access-Control-Allow-Headers"] == (
+            "Authorization, Content-Type, Accept-Language"
+        )
         assert int(response["Access-Control-Max-Age"]) > 0
         assert "Access-Control-Allow-Credentials" not in response and "origin" in vary(response)
 
@@ -56,6 +61,48 @@ def test_a_preflight_from_an_origin_nobody_allows_is_refused_in_words(alice):
         response = preflight(origin)
         assert response.status_code == 403 and "Access-Control-Allow-Origin" not in response
         assert response.json()["code"] == "origin_not_allowed" and response.json()["detail"]
+
+
+def test_a_preflight_allows_the_methods_the_api_answers_and_no_other(alice):
+    player_api_origins_set(user=alice, origins=[MINE])
+    paths = api.get_openapi_schema()["paths"]
+    methods = {m.upper() for ops in paths.values() for m in ops if m != "options"}
+    allowed = preflight(MINE)["Access-Control-Allow-Methods"]
+    assert set(allowed.split(", ")) == methods == {"GET", "POST"}  # no PUT, PATCH, DELETE
+
+
+def test_every_path_publishes_its_preflight_as_it_is_answered(alice):
+    schema = api.get_openapi_schema()
+    player_api_origins_set(user=alice, origins=[MINE])
+    for path, operations in schema["paths"].items():
+        found = operations["options"]
+        assert set(found["responses"]) == {"204", "403", "404", "405"}, path
+        asked = [resolved(schema, p) for p in found["parameters"]]
+        required = {p["name"] for p in asked if p["in"] == "header" and p["required"]}
+        assert required == {"Origin", "Access-Control-Request-Method"}
+        named = {p["name"] for p in asked if p["in"] == "path"}
+        assert named == {part[1:-1] for part in path.split("/") if part.startswith("{")}
+    concrete = "/api/v1/matches/12/move"
+    passed = resolved(schema, contract.operation("OPTIONS", concrete)["responses"]["204"])
+    assert "content" not in passed  # no body
+    answered = preflight(MINE, concrete, "POST")
+    for header, published in passed["headers"].items():  # each as published
+        assert answered[header] == published["schema"].get("const", MINE), header
+    refused = preflight("https://elsewhere.example", concrete, "POST")
+    shape = resolved(schema, contract.operation("OPTIONS", concrete)["responses"]["403"])
+    assert refused.status_code == 403 and refused["Content-Type"] == "application/json"
+    assert shape["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    contract.valid("Error", refused.json())  # the refusal is the Error it says
+
+
+def resolved(schema: dict, item: dict) -> dict:
+    """``item``, or the component its ``$ref`` names."""
+    if "$ref" not in item:
+        return item
+    found = schema
+    for part in item["$ref"].removeprefix("#/").split("/"):
+        found = found[part]
+    return found
 
 
 def test_a_request_is_shared_with_a_page_its_tokens_player_allows(alice, bob):

@@ -13,7 +13,7 @@ import pytest
 from games import services
 from games.models import Challenge, Match, MatchStatus
 from tests.support.api import token_for
-from tests.support.clients import JS_CLIENT
+from tests.support.clients import JS_CLIENT, rematch_played
 from tests.support.clients import bot as python_bot
 from tests.support.servers import Server, Worker, server_env
 
@@ -81,3 +81,18 @@ def test_the_js_client_and_the_python_client_play_a_whole_match(node, alice, bob
     assert {match.player0, match.player1} == {alice, bob}
     assert max(match.snapshot["scores"]) >= 5 and match.winner in (alice, bob)
     assert set(match.moves.values_list("seat", flat=True)) == {0, 1}  # both played
+
+
+def test_the_js_client_accepts_a_persons_rematch_and_plays_it(node, alice, bob):
+    """Its policy hook's default: a person's offer is accepted; the new match is played."""
+    services.player_bot_set(user=alice)
+    services.player_bot_challenges_set(user=bob, allowed=True)
+    server = Server(server_env(MOVE_LIMIT_PER_10_SECONDS="1000")).start()
+    js = js_bot(node, server, token_for(alice))
+    try:
+        new = rematch_played(js, alice, bob)
+    finally:
+        js.terminate()
+        js.wait(timeout=10)
+        server.stop()
+    assert new.status == MatchStatus.ACTIVE and {new.player0, new.player1} == {alice, bob}

@@ -13,7 +13,7 @@ import pytest
 from games import services
 from games.models import Challenge, Match, MatchStatus
 from tests.support.api import token_for
-from tests.support.clients import bot
+from tests.support.clients import bot, rematch_played
 from tests.support.players import Player, session_cookie
 from tests.support.servers import Server, Worker, server_env
 
@@ -56,6 +56,21 @@ def test_the_client_accepts_a_persons_challenge_and_plays_them(alice, bob):
         server.stop()
     match = Match.objects.get(pk=challenge.match_id)
     assert match.status == MatchStatus.FINISHED and match.end_reason == "played_out"
+
+
+def test_the_client_accepts_a_persons_rematch_and_plays_it(alice, bob):
+    """Its policy hook's default: a person's offer is accepted; the new match is played."""
+    services.player_bot_set(user=alice)
+    services.player_bot_challenges_set(user=bob, allowed=True)
+    server = Server(server_env(MOVE_LIMIT_PER_10_SECONDS="1000")).start()
+    process = bot(server, token_for(alice))
+    try:
+        new = rematch_played(process, alice, bob)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        server.stop()
+    assert new.status == MatchStatus.ACTIVE and {new.player0, new.player1} == {alice, bob}
 
 
 async def play_as_a_person(server: Server, cookie: str, match_id: int) -> None:

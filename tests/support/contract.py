@@ -115,6 +115,8 @@ def event(path: str, value: dict) -> None:
     """Check a stream's line or a websocket's frame (``path``: the stream's or socket's)."""
     if value.get("type") == "error":
         name = "ErrorFrame"
+    elif value.get("type") == "heartbeat":  # a websocket's only
+        name = "HeartbeatFrame"
     else:
         name = "AccountEvent" if path.rstrip("/").endswith("/account") else "MatchEvent"
     valid(name, value)
@@ -136,11 +138,19 @@ def request_of(response) -> tuple[str, str]:
 
 def _check(response) -> None:
     method, path = request_of(response)
-    if not path.startswith(API) or path.startswith(NOT_CHECKED):
+    if not path.startswith(API) or path.startswith(NOT_CHECKED) or path == API:  # its index
         return
-    if response.status_code in (301, 302, 405):  # not an answer of the API's own
+    if response.status_code in (301, 302):  # not an answer of the API's own
         return
     if response.status_code == 204 or method == "OPTIONS":  # a CORS preflight
+        return
+    if not any(verb == method and pattern.match(path) for pattern, verb, _ in _operations()):
+        # No such operation: the API's refusal all the same (404, 405 with Allow), in JSON.
+        if response.status_code not in (404, 405):
+            raise Broken(f"{method} {path}: {response.status_code} for no operation")
+        if response.get("Content-Type", "") != "application/json":
+            raise Broken(f"{method} {path}: {response['Content-Type']}, not JSON")
+        valid("Error", json.loads(response.content))
         return
     body = None if getattr(response, "streaming", False) else response.content
     media = response.get("Content-Type", "")

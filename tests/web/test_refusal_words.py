@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games import services
 from games.engine.errors import IllegalAction
@@ -36,7 +37,8 @@ def test_the_services_raise_codes_not_words():
 def test_every_code_a_service_raises_has_words_in_each_language(language):
     facts = {"low": 10, "high": 3600, "player": "bob", "minutes": 1, "seconds": 5, "reason": "x",
              "count": 30, "placeholders": "PLAYER",
-             "origin": "ftp://x", "most": 10, "days": "1, 3, 7"}  # fmt: skip
+             "origin": "ftp://x", "most": 10, "days": "1, 3, 7", "version": 12}  # fmt: skip
+    facts["until"] = timezone.now() + timedelta(minutes=5)  # a chat time out's end
     facts["refusal"] = IllegalAction("It is not your turn", "not_your_turn")
     with translation.override(language):
         for code, params in raised_codes().items():

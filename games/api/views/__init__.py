@@ -17,21 +17,25 @@ from ... import services
 from ...presentation import refusals
 from ...services import throttle
 from ...web.moves import Unreadable
-from .. import schemas
+from .. import errors, schemas
 from ..auth import Unauthorized
 from .common import FormRefused
 
 DESCRIPTION = f"""Play two-hand euchre from a program. Make a token on your settings page and
-send it as `Authorization: Bearer <token>`. Errors are JSON: `{{"code": ..., "detail": ...}}`,
-the detail in the player's words (Accept-Language). Streams are newline-delimited JSON (a
-blank line is a heartbeat); the same events come over the websocket
-`/api/v1/ws/account` and `/api/v1/ws/matches/{{id}}?since=<version>` (a browser, which cannot
-set the header, offers the subprotocols `euchre.v1` and `euchre.token.<token>`). A web page of
-another site may call the API once its origin is on the token's player's settings page (CORS;
-a preflight from an origin no player lists is refused, 403 `origin_not_allowed`). A token
-opens at most 10 streams at once, then one a second (past that: 429 with `Retry-After`, also
-to a websocket's handshake); an account holds at most {settings.STREAMS_PER_ACCOUNT} streams
-whatever its tokens."""
+send it as `Authorization: Bearer <token>`. Every refusal under `/api/` is JSON in one shape,
+`{{"code": ..., "detail": ..., "errors": [{{"field": ..., "message": ...}}]}}` (`errors` empty
+unless something could not be read; a path nothing serves is 404 `not_found`, a method an
+address does not take 405 `method_not_allowed`), the detail in the player's words
+(Accept-Language). Streams are newline-delimited JSON (a blank line is a heartbeat); the same
+events come over the websocket `/api/v1/ws/account` and
+`/api/v1/ws/matches/{{id}}?since=<version>` (a heartbeat is a `{{"type": "heartbeat"}}` frame;
+a browser, which cannot set the header, offers the subprotocols `euchre.v1` and
+`euchre.token.<token>`, and from a web page the origin must be one the player lists). A web
+page of another site may call the API once its origin is on the token's player's settings page
+(CORS; a preflight from an origin no player lists is refused, 403 `origin_not_allowed`). A
+token opens at most 10 streams at once, then one a second; an account holds at most
+{settings.STREAMS_PER_ACCOUNT} streams whatever its tokens. Every 429 says when to try again
+(`retry_after`, `Retry-After`), a websocket's in its error frame."""
 
 
 class _ObjectsOnly(Parser):
@@ -55,7 +59,9 @@ class _Api(NinjaAPI):
         for name, shape in schemas.components().items():
             found.setdefault(name, shape)
         schema["x-websockets"] = schemas.websockets()
-        return schema
+        from ..cors import add_preflights  # the OPTIONS the middleware answers, before a view
+
+        return add_preflights(schema)
 
     def get_openapi_operation_id(self, operation) -> str:
         # The ids the schema has always published, from before the endpoints were split into
@@ -74,17 +80,13 @@ api = _Api(
 )
 
 
-def _error(code: str, detail: str, status: int, **extra) -> JsonResponse:
-    return JsonResponse({"code": code, "detail": detail, **extra}, status=status)
-
-
 @api.exception_handler(services.GameError)
 def _refused(request, error: services.GameError):
     status = 401 if isinstance(error, Unauthorized) else refusals.status(error)
     extra = {}
     if error.code == "illegal":  # which rule: the words say it to a person, this to a program
         extra["reason"] = error.params["refusal"].code
-    response = _error(error.code, refusals.words(error), status, **extra)
+    response = errors.refused(error, status, **extra)
     if status == 401:
         response["WWW-Authenticate"] = "Bearer"
     return response
@@ -92,9 +94,7 @@ def _refused(request, error: services.GameError):
 
 @api.exception_handler(throttle.Throttled)
 def _throttled(request, error: throttle.Throttled):
-    response = _error("too_many", refusals.words(error), 429, retry_after=error.retry_after)
-    response["Retry-After"] = str(error.retry_after)
-    return response
+    return errors.error("too_many", refusals.words(error), 429, retry_after=error.retry_after)
 
 
 @api.exception_handler(AuthenticationError)
@@ -105,22 +105,22 @@ def _unauthorized(request, error):
 @api.exception_handler(ValidationError)
 def _invalid(request, error: ValidationError):
     detail = _("The request could not be read: see the errors")
-    return _error("invalid", detail, 400, errors=error.errors)
+    return errors.error("invalid", detail, 400, errors=errors.schema_errors(error.errors))
 
 
 @api.exception_handler(HttpError)
 def _unparsable(request, error: HttpError):  # what ninja refuses itself: a body not JSON
-    return _error("invalid", _("The request could not be read: see the errors"), 400)
+    return errors.unreadable_body()
 
 
 @api.exception_handler(Unreadable)
 def _unreadable(request, error):
-    return _error("unreadable", _("That move could not be read"), 400)
+    return errors.error("unreadable", _("That move could not be read"), 400)
 
 
 @api.exception_handler(Http404)
 def _not_found(request, error):
-    return _error("not_found", _("There is nothing here"), 404)
+    return errors.error("not_found", _("There is nothing here"), 404)
 
 
 @csrf_exempt  # as every endpoint: a program sends a token, never a cookie
@@ -132,8 +132,8 @@ def no_such_endpoint(request, *args, **kwargs) -> JsonResponse:
 
 @api.exception_handler(FormRefused)
 def _form_refused(request, error: FormRefused):
-    return _error("invalid", _("The request could not be read: see the errors"), 400,
-                  errors=error.errors)  # fmt: skip
+    detail = _("The request could not be read: see the errors")
+    return errors.error("invalid", detail, 400, errors=error.errors)
 
 
 # The endpoints, by resource; registered once their modules are read.

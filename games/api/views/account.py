@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from django.http import Http404
 from ninja import Router, Schema
 
@@ -68,8 +70,15 @@ def _rating(user) -> dict:
 
 
 @router.get("/account/history", auth=READ, tags=["account"], openapi_extra=answers(History))
-def history(request, page: int = 1, opponent: str = "", result: str = "", kind: str = ""):
-    """The player's ended matches, newest first, 20 a page."""
+def history(
+    request,
+    page: int = 1,
+    opponent: str = "",
+    result: Literal["", "won", "lost"] = "",
+    kind: Literal["", "rated", "casual"] = "",
+):
+    """The player's ended matches, newest first, 20 a page: all of them, or those ``won`` or
+    ``lost``, ``rated`` or ``casual``, against an ``opponent`` whose name has these letters."""
     page = min(max(1, page), 100_000)
     rows, more = selectors.match_history(
         user=request.user, page=page, opponent=opponent.replace("\x00", "")[:150],

@@ -17,6 +17,7 @@ from ...models import Match
 from ...public import shapes
 from ...web.forms import ComputerMatchForm, MatchCreateForm
 from ..auth import Unauthorized, authenticate, stream_admit, token_from_header
+from ..errors import form_errors
 
 
 class Token(HttpBearer):
@@ -113,8 +114,7 @@ def form_data(payload: Schema) -> dict:
 
 def checked(form) -> dict:
     if not form.is_valid():
-        errors = [{"field": f, "messages": [str(m) for m in ms]} for f, ms in form.errors.items()]
-        raise FormRefused(errors)
+        raise FormRefused(form_errors(form.errors))
     return form.cleaned_data
 
 

@@ -110,6 +110,7 @@ class Record(Schema):
 class RecordRefused(Schema):
     code: str
     detail: str
+    errors: list[dict]
 
 
 @router.get(
@@ -130,7 +131,7 @@ def match_export(
     give its deals away."""
     match = match_or_refused(request, match_id)
     if not match.is_over:
-        return Status(409, {"code": "not_over", "detail": export.not_over_words()})
+        return Status(409, {"code": "not_over", "detail": export.not_over_words(), "errors": []})
     moves = selectors.match_move_rows(match=match)
     if format is None:
         offered = request.get_preferred_type(["application/json", "text/plain"])

@@ -4,7 +4,6 @@ actions.
 
 from __future__ import annotations
 
-from django.http import JsonResponse
 from ninja import Router
 
 from ... import services
@@ -12,6 +11,7 @@ from ...presentation import refusals
 from ...public import shapes
 from ...web.forms import ComputerMatchForm, MatchCreateForm
 from ...web.moves import move_submit
+from .. import errors
 from ..schemas import MatchAndView, MatchWatched, answers
 from .common import (
     PLAY,
@@ -99,19 +99,18 @@ def move(request, match_id: Id, payload: MoveIn):
             raise
         # With the table as it is now (GET matches/<id>/view's answer): no second request.
         state = answer(match_or_refused(request, match_id), request.user)
-        body = {"code": refused.code, "detail": refusals.words(refused), "state": state}
-        return JsonResponse(body, status=refusals.status(refused))
+        return errors.refused(refused, refusals.status(refused), state=state)
     return answer(moved.match, request.user)
 
 
-def _match_action(service, name: str, doc: str):
+def _match_action(service, name: str, doc: str, path: str = ""):
     def view(request, match_id: Id):
         return answer(service(user=request.user, match_id=match_id), request.user)
 
     view.__name__ = name
     view.__doc__ = doc
     router.post(
-        f"/matches/{{int:match_id}}/{name}",
+        f"/matches/{{int:match_id}}/{path or name}",
         auth=PLAY,
         tags=["matches"],
         openapi_extra=answers(MatchAndView, 400, 403, 404, 409),
@@ -122,3 +121,31 @@ _match_action(services.match_join, "join", "Take the free seat of an open match.
 _match_action(services.match_resign, "resign", "Give the match up.")
 _match_action(services.match_claim, "claim", "Claim a match the opponent left (no clock).")
 _match_action(services.match_abort, "abort", "Call a match off before both have acted.")
+
+# A finished match played again, as its end screen's buttons: each answers the new match if
+# one started, else the finished match, whose ``match.rematch`` says where the offer stands.
+_match_action(
+    services.rematch_offer, "rematch",
+    """Offer to play a finished match again, with the same options and the first deal to
+    the other player. Against the computer the new match starts at once (the answer); against
+    a person the offer stands for two minutes (``match.rematch.until``) and both players'
+    account streams hear it (``rematchOffer``); if the opponent had offered already, this
+    accepts it. Refused: 403 ``not_playing``, ``match_blocked``, ``rematch_you_blocked``;
+    409 ``rematch_only_finished``, ``rematch_offered`` (yours stands), ``rematch_declined``;
+    429 past ``REMATCH_OFFERS_PER_10_MINUTES``.""",
+)  # fmt: skip
+_match_action(
+    services.rematch_accept, "rematch_accept",
+    """Accept the opponent's rematch offer: the new match (both players' account streams
+    hear its ``matchStart``). Refused: 403 ``not_playing``, ``match_blocked``,
+    ``rematch_you_blocked``; 409 ``no_rematch_offer`` (none, or it is yours),
+    ``rematch_lapsed``.""",
+    path="rematch/accept",
+)  # fmt: skip
+_match_action(
+    services.rematch_decline, "rematch_decline",
+    """Decline the opponent's rematch offer, or withdraw your own: the finished match, its
+    ``match.rematch.state`` ``declined`` (or null: withdrawn). Refused: 403 ``not_playing``;
+    409 ``no_rematch_to_answer``.""",
+    path="rematch/decline",
+)  # fmt: skip

@@ -41,9 +41,10 @@ def _stream(feed, first: list[dict]) -> StreamingHttpResponse:
 )
 def stream_account(request):
     """The player's news as newline-delimited JSON: ``matchStart`` (also for each match in
-    play when the stream opens), ``matchFinish``, ``challenge`` and ``challengeGone`` (with
-    ``direction``: ``in``, to the player, or ``out``, from them). An account with nothing to
-    report as the stream opens gets ``idle`` first."""
+    play when the stream opens), ``matchFinish``, ``challenge`` and ``challengeGone``,
+    ``rematchOffer`` (also for each offer standing when the stream opens) and ``rematchGone``
+    (each with ``direction``: ``in``, to the player, or ``out``, from them). An account with
+    nothing to report as the stream opens gets ``idle`` first."""
     feed = AccountFeed(token=request.api_token)
     return _stream(feed, feed.start())
 
@@ -59,6 +60,10 @@ def stream_match(request, match_id: Id, since: int | None = None):
     ``move`` since ``since``, the last version the client saw: what it missed), then each
     move and the state at every version, with the caller's view. A player hears
     ``opponentGone`` when the opponent leaves the table and comes back. A ``closed`` event
-    ends it: ``over`` after the state that shows the match over, or ``token_revoked``."""
+    ends it: ``over`` after the state that shows the match over, or ``token_revoked``. A
+    finished match between two people may be played again: its stream stays open two minutes
+    after its end and while a rematch offer stands, each change a ``state`` and a ``rematch``
+    event, and ends (``over``) once the rematch started, was declined or lapsed, or the two
+    minutes passed with no offer standing."""
     feed = MatchFeed(token=request.api_token, match_id=match_id, since=since)
     return _stream(feed, feed.start())

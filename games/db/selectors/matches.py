@@ -10,7 +10,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from ...errors import NotAllowed, NotFound
-from ...models import Challenge, Match, MatchAnalysis, MatchStatus, RatingChange
+from ...models import Challenge, Match, MatchAnalysis, MatchStatus, RatingChange, RematchState
 from .. import statements
 
 
@@ -59,6 +59,16 @@ def my_turn_matches(*, user) -> QuerySet[Match]:
         Match.objects.filter(mine, status=MatchStatus.ACTIVE, days_per_move__isnull=False)
         .select_related("player0", "player1")
         .order_by("turn_started_at", "pk")
+    )
+
+
+def my_rematch_offers(*, user) -> QuerySet[Match]:
+    """The player's finished matches with a rematch offer standing (theirs or the
+    opponent's), with the players the offer's event names."""
+    return (
+        Match.objects.filter(Q(player0=user) | Q(player1=user), rematch_state=RematchState.OFFERED)
+        .select_related("player0", "player1")
+        .order_by("pk")
     )
 
 
