@@ -186,6 +186,7 @@ def moderators_group(db):
         "0016_api_token_moderation",
         "0021_translation_suggestions",
         "0026_arenas",
+        "0032_chat_moderators",
     )
     for name in migrations:
         migration = importlib.import_module(f"games.migrations.{name}")

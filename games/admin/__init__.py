@@ -5,6 +5,8 @@ Each module registers the pages of one aggregate (as ``games.models``); importin
 what registers them when the admin discovers ``games.admin``.
 """
 
-from . import api, arena, i18n, match, moderation, players, puzzle, rating, social
+from . import api, arena, chat, i18n, match, moderation, players, puzzle, rating, social
 
-__all__ = ["api", "arena", "i18n", "match", "moderation", "players", "puzzle", "rating", "social"]
+__all__ = [
+    "api", "arena", "chat", "i18n", "match", "moderation", "players", "puzzle", "rating", "social",
+]  # fmt: skip

@@ -12,10 +12,11 @@ from ..presentation import refusals
 
 def moderate(
     modeladmin, request, queryset, *, action, title, description, apply, winners=None,
-    undone=(),
+    undone=(), durations=None,
 ):  # fmt: skip
     """An admin action that asks for a reason first, then calls ``apply(obj, reason, post)``
-    on each selected object through the services, and reports what happened."""
+    on each selected object through the services, and reports what happened. ``winners``
+    (players) and ``durations`` ((minutes, words) pairs) add a choice the action needs."""
     reason = request.POST.get("reason", "")
     if request.POST.get("apply"):
         done, refused = 0, []
@@ -34,6 +35,7 @@ def moderate(
         **modeladmin.admin_site.each_context(request),
         "title": title, "description": description, "objects": list(queryset),
         "action": action, "winners": winners, "reason": reason, "undone": list(undone),
+        "durations": durations,
     }  # fmt: skip
     return TemplateResponse(request, "admin/games/moderate.html", context)
 

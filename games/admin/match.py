@@ -123,6 +123,7 @@ class MatchAdmin(admin.ModelAdmin):
         "status", "end_reason",
         "winner", "created_at", "started_at", "finished_at", "version", "move_count", "acted",
         "rematch_seat", "rematch_state", "rematch_until", "next_match", "replay_link",
+        "chat_link",
     )  # fmt: skip
     # Whoever knows the seed or the snapshot knows both hands: neither is shown while the
     # match is in play, not even to moderators (one may be playing in it).
@@ -157,6 +158,13 @@ class MatchAdmin(admin.ModelAdmin):
         return format_html(
             '<a href="{}">Watch the replay</a>', reverse("match_replay", args=[match.pk])
         )
+
+    @admin.display(description="Chat")
+    def chat_link(self, match: Match) -> str:
+        return format_html(
+            '<a href="{}?match__id__exact={}">Read the chat of this match</a>',
+            reverse("admin:games_chatline_changelist"), match.pk,
+        )  # fmt: skip
 
     def has_add_permission(self, request) -> bool:
         return False  # matches are created by players in the lobby

@@ -8,11 +8,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.text import Truncator
 
 from .. import services
 from ..models import ModerationAction, Report
 from ..presentation import refusals
 from .base import ReadOnlyAdmin, moderate
+from .chat import chat_timeout_action, english_words, match_chat_url, may_moderate_chat
 
 
 @admin.action(description="Mark the selected reports resolved", permissions=["moderate"])
@@ -35,21 +37,47 @@ def dismiss_reports(modeladmin, request, queryset):
     )  # fmt: skip
 
 
+timeout_reported_from_chat = chat_timeout_action(
+    "timeout_reported_from_chat", "Time the reported players out of chat",
+    lambda report: report.reported,
+)  # fmt: skip
+
+
 @admin.register(Report)
 class ReportAdmin(admin.ModelAdmin):
     list_display = ("id", "created_at", "reporter", "reported", "reason", "status", "match_link")
     list_filter = ("status", "reason", "created_at")
     search_fields = ("reporter__username", "reported__username")
-    readonly_fields = ("reporter", "reported", "match", "reason", "details", "status", "created_at")
-    actions = [resolve_reports, dismiss_reports]
+    list_select_related = ("reporter", "reported", "chat_line")
+    readonly_fields = (
+        "reporter", "reported", "match", "chat_line_shown", "reason", "details", "status",
+        "created_at",
+    )  # fmt: skip
+    exclude = ("chat_line",)  # shown as its words, with links to it and its match's chat
+    actions = [resolve_reports, dismiss_reports, timeout_reported_from_chat]
 
     @admin.display(description="Match")
     def match_link(self, report) -> str:
         if report.match_id is None:
             return "none (from the profile)"
-        return format_html(
+        match = format_html(
             '<a href="{}">match {}</a>',
             reverse("admin:games_match_change", args=[report.match_id]), report.match_id,
+        )  # fmt: skip
+        if report.chat_line_id is None:
+            return match
+        return format_html("{}<br>Line: {}", match, self.chat_line_shown(report))
+
+    @admin.display(description="Chat line")
+    def chat_line_shown(self, report) -> str:
+        line = report.chat_line
+        if line is None:
+            return "-"
+        removed = " (removed)" if line.removed_at else ""
+        return format_html(
+            '<a href="{}" dir="auto">{}</a>{} · <a href="{}">the match\'s chat</a>',
+            reverse("admin:games_chatline_change", args=[line.pk]),
+            Truncator(english_words(line)).chars(60), removed, match_chat_url(line.match_id),
         )  # fmt: skip
 
     def has_add_permission(self, request) -> bool:
@@ -57,6 +85,9 @@ class ReportAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+    def has_moderate_chat_permission(self, request) -> bool:
+        return may_moderate_chat(request)
 
     def has_change_permission(self, request, obj=None) -> bool:
         # Nothing of a report is edited: its page answers it (Resolve, Dismiss) and has no Save.

@@ -11,6 +11,7 @@ from django.utils.html import format_html
 
 from .. import services
 from .base import moderate
+from .chat import chat_timeout_action, may_moderate_chat
 
 
 @admin.action(description="Suspend the selected players", permissions=["suspend"])
@@ -33,6 +34,11 @@ def reinstate_players(modeladmin, request, queryset):
     )  # fmt: skip
 
 
+timeout_players_from_chat = chat_timeout_action(
+    "timeout_players_from_chat", "Time the selected players out of chat", lambda user: user
+)
+
+
 User = get_user_model()
 admin.site.unregister(User)
 
@@ -41,7 +47,7 @@ admin.site.unregister(User)
 class PlayerAdmin(UserAdmin):
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "links")
     list_filter = ("is_active", "is_staff", "groups")
-    actions = [suspend_players, reinstate_players]
+    actions = [suspend_players, reinstate_players, timeout_players_from_chat]
 
     def get_actions(self, request):
         # A player who has played is kept with their matches (their rows protect them), and
@@ -54,11 +60,16 @@ class PlayerAdmin(UserAdmin):
     def links(self, user) -> str:
         return format_html(
             '<a href="{}?q={}">matches</a> · <a href="{}?q={}">rating changes</a> · '
-            '<a href="{}?reported__id__exact={}">reports</a>',
+            '<a href="{}?reported__id__exact={}">reports</a> · '
+            '<a href="{}?author__id__exact={}">chat</a>',
             reverse("admin:games_match_changelist"), user.username,
             reverse("admin:games_ratingchange_changelist"), user.username,
             reverse("admin:games_report_changelist"), user.pk,
+            reverse("admin:games_chatline_changelist"), user.pk,
         )  # fmt: skip
 
     def has_suspend_permission(self, request) -> bool:
         return request.user.has_perm("games.suspend_player")
+
+    def has_moderate_chat_permission(self, request) -> bool:
+        return may_moderate_chat(request)

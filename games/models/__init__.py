@@ -8,6 +8,7 @@
 - ``arena``: arenas, their players, invitations and log
 - ``puzzle``: puzzles, puzzle ratings and attempts
 - ``moderation``: reports and the moderators' audit log
+- ``chat``: table talk (quick messages and free chat at a match), mutes, moderators' time outs
 - ``players``: a player's settings, bots, guests, the computer's accounts, names' skeletons
 - ``api``: personal API tokens
 - ``i18n``: players' suggested wordings of the site's messages
@@ -23,6 +24,7 @@ The modules import only ``base`` and each other's non-model names (``MatchOption
 from .api import ApiToken
 from .arena import Arena, ArenaAudit, ArenaInvite, ArenaPlayer
 from .base import AppendOnly
+from .chat import CHAT_LENGTH, ChatLine, ChatMute, ChatRoom, ChatTimeout
 from .i18n import TranslationSuggestion
 from .match import (
     ABANDON_AFTER,
@@ -64,6 +66,7 @@ __all__ = [
     "ABANDON_AFTER", "COMPUTER_USERNAME", "DEALT_CARDS", "FIRST_ACTION_SECONDS",
     "GUEST_USERNAME", "HAND_END", "HAND_END_BY_PACE", "PACE_STAGES", "ApiToken",
     "AppendOnly", "Arena", "ArenaAudit", "ArenaInvite", "ArenaPlayer", "Block", "Challenge",
+    "CHAT_LENGTH", "ChatLine", "ChatMute", "ChatRoom", "ChatTimeout",
     "Computer", "Connection", "DeclineReason", "EndReason", "Follow", "Guest", "Ladder",
     "Match", "MatchAnalysis", "MatchOptions", "MatchStatus", "ModerationAction", "Move",
     "NameSkeleton", "PlayerRating", "PlayerSettings", "Puzzle", "PuzzleAttempt",

@@ -31,6 +31,10 @@ class Report(models.Model):
     match = models.ForeignKey(
         "games.Match", models.PROTECT, related_name="reports", null=True, blank=True
     )
+    # A report of one line of chat (its match is ``match``).
+    chat_line = models.ForeignKey(
+        "games.ChatLine", models.PROTECT, related_name="reports", null=True, blank=True
+    )
     reason = models.CharField(max_length=16, choices=Reason)
     details = models.TextField(blank=True, max_length=2000)
     status = models.CharField(max_length=16, choices=Status, default=Status.OPEN)
@@ -60,6 +64,8 @@ class ModerationAction(AppendOnly):
         REVOKE_TOKEN = "revoke_token", _("Revoke API token")
         ACCEPT_WORDING = "accept_wording", _("Accept a translation")
         REJECT_WORDING = "reject_wording", _("Reject a translation")
+        REMOVE_CHAT = "remove_chat", _("Remove a chat line")
+        CHAT_TIMEOUT = "chat_timeout", _("Time a player out of chat")
 
     moderator = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
     kind = models.CharField(max_length=16, choices=Kind)

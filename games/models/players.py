@@ -42,6 +42,10 @@ class PlayerSettings(models.Model):
     # for the player when it is the only one they may play.
     table_pace = models.CharField(max_length=8, choices=TablePace.choices, default=TablePace.QUICK)
     forced_card = models.BooleanField(default=False)
+    # Free chat (lines typed by players) shown and sent: off until the player turns it on;
+    # quick messages are always there. A short sound when a line arrives.
+    free_chat = models.BooleanField(default=False)
+    chat_sound = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"Settings of {self.user}"

@@ -7,7 +7,9 @@ Client mistakes get an error frame, never a dropped socket; refusals close with 
 
 from __future__ import annotations
 
+import asyncio
 import json
+from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.template.loader import render_to_string
@@ -20,6 +22,7 @@ from ..i18n.languages import language_for_scope
 from ..models import MatchStatus
 from ..presentation import hints, refusals
 from ..presentation.board import board_context
+from ..presentation.chat import chat_frame, chat_removed_frame
 from ..presentation.jinja import render_board
 from ..public import view_of
 from ..services import throttle
@@ -82,6 +85,10 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
         self.room = None
         self.playing = False
         self.casual_for_you = False  # an open rated match that would not count for this viewer
+        self.chat_seen = _chat_after(self.scope)  # the last line of chat the page shows
+        self.chat_lock = asyncio.Lock()  # lines are read and sent one batch at a time
+        self.chat_waiting = ""  # the lines said since the page was made, sent once it joined
+        self.chat_spectators = False  # a player's page has the spectators' lines (at the end)
         await self.accept()  # refusals below close with a code the page can read
         if not self.user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)
@@ -101,6 +108,9 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
             await self.close(code=NO_SUCH_MATCH)
             return
         rooms().visit(self)
+        if self.chat_waiting:
+            async with self.mailbox.lock:
+                await self.send(text_data=self.chat_waiting)
 
     def _arrive(self) -> int | None:
         """The close code that refuses this viewer, or None: then the socket is recorded (if
@@ -120,6 +130,8 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
         self.playing = match.seat_of(self.user) is not None
         if match.status == MatchStatus.OPEN and match.rated and not self.playing:
             self.casual_for_you = selectors.rated_today_capped(user=self.user, other=match.player0)
+        self.chat_waiting = self._chat_read(match)
+        self.chat_spectators = match.is_over
         return None
 
     async def disconnect(self, code: int) -> None:
@@ -184,11 +196,46 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
             inner = render_to_string("partials/hint.html", {"hint_action": what, "hint_why": why})
             return f'<div id="hint" class="hint" role="status" hx-swap-oob="true">{inner}</div>'
 
+    def chat_news(self, line_id: int, removed: bool) -> None:
+        """The room's news of the chat: a line said (read, if it is this reader's to see, and
+        sent) or removed (gone from the page)."""
+        if removed:
+            asyncio.ensure_future(self._send_chat(chat_removed_frame(line_id)))
+        elif line_id > self.chat_seen:
+            asyncio.ensure_future(self._chat_said())
+
+    async def _chat_said(self, *, everything: bool = False) -> None:
+        async with self.chat_lock:
+            match = self.room.table.match if self.room.table is not None else None
+            if match is None:
+                return
+            frame = await in_database(self._chat_read)(match, everything=everything)
+        if frame:
+            await self._send_chat(frame)
+
+    def _chat_read(self, match, *, everything: bool = False) -> str:
+        """The lines said since the last one sent that this reader sees (``everything``: the
+        last ones, whenever said; the page keeps each once), as a frame ("": none)."""
+        lines = selectors.chat_lines(match, self.user, after=0 if everything else self.chat_seen)
+        if not lines:
+            return ""
+        self.chat_seen = max(self.chat_seen, lines[-1].pk)
+        with translation.override(self.language):
+            return chat_frame(lines, self.user)
+
+    async def _send_chat(self, frame: str) -> None:
+        async with self.mailbox.lock:  # never in the middle of a board
+            await self.send(text_data=frame)
+
     async def _deliver(self, revision: int, table: Table) -> None:
         if table.match.closed_to(self.user):  # a private match it saw open has started
             await self.close(code=NOT_ALLOWED)
             return
         seat = table.match.seat_of(self.user)
+        if seat is not None and table.match.is_over and not self.chat_spectators:
+            # The match just ended: the spectators' lines, kept from the players until now.
+            self.chat_spectators = True
+            asyncio.ensure_future(self._chat_said(everything=True))
         kind = ("board", seat, self.language, self.base_url, self.casual_for_you)
         await self.send(text_data=table.once(kind, lambda: self.render(table, seat)))
 
@@ -200,3 +247,10 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
                 casual_for_you=self.casual_for_you, base_url=self.base_url,
             )  # fmt: skip
             return render_board(context)
+
+
+def _chat_after(scope) -> int:
+    """The last line of chat the page was made with (``?chat=<id>``): later ones are sent."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    value = (query.get("chat") or [""])[0]
+    return int(value) if value.isdigit() and len(value) < 19 else 0

@@ -189,6 +189,14 @@ class Room:
             self.want(match=version is None and not presence, at_least=version or 0,
                       presence=presence)  # fmt: skip
 
+    def chat(self, line_id: int, *, removed: bool = False) -> None:
+        """A line of the match's chat was said (or removed): each subscriber that shows chat
+        (``chat_news``) reads what is its reader's to see."""
+        for member in list(self.subscribers.values()):
+            news = getattr(member, "chat_news", None)
+            if news is not None:
+                news(line_id, removed)
+
     async def idle(self) -> None:
         """Return once nothing is under way in the room: every read asked for and table handed
         in applied, and every subscriber sent the latest table it was offered."""

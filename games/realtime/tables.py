@@ -256,6 +256,8 @@ async def _listen(room: Room, ready: asyncio.Future) -> None:
                 ):
                     continue
                 room.event(version=event.get("version"), presence=bool(event.get("presence")))
+            elif event.get("type") == "chat.changed":
+                room.chat(event["line"], removed=bool(event.get("removed")))
     finally:
         if channel is not None:
             with contextlib.suppress(Exception):

@@ -22,6 +22,7 @@ the edges word it (``games.presentation.refusals``). By concern:
     throttle    rate limits (moves, sign-ups)
     moderation  void, adjudicate, abort, suspend, reinstate (audited)
     reports     players' reports and their handling
+    chat        table talk: quick messages, free chat, mutes, reports of a line, time outs
     players     the player's own settings, bot accounts
     analysis    the analysis of a finished match (run by the task worker)
     puzzles     puzzles mined from it, and players' answers
@@ -59,6 +60,16 @@ from .challenges import (
     challenge_create,
     challenge_decline,
     challenge_lapse,
+)
+from .chat import (
+    PHRASES,
+    chat_mute,
+    chat_remove,
+    chat_report,
+    chat_say,
+    chat_settings_set,
+    chat_timed_out_until,
+    chat_timeout,
 )
 from .clocks import (
     DEFAULT_MOVE_SECONDS,
@@ -115,6 +126,8 @@ from .reports import report_close, report_create, report_player
 from .translations import translation_review, translation_suggest, translations_apply
 
 __all__ = [
+    "PHRASES", "chat_mute", "chat_remove", "chat_report", "chat_say", "chat_settings_set",
+    "chat_timed_out_until", "chat_timeout",
     "arena_cancel",
     "arena_create",
     "arena_end",

@@ -29,7 +29,7 @@ def report_create(*, reporter, match_id: int, reason: str, details: str = "") ->
         mine = Report.objects.filter(reporter=reporter)
         if mine.filter(match=match, status=Report.Status.OPEN).exists():
             raise Conflict("already_reported")
-        _reports_per_hour_checked(reporter)
+        reports_per_hour_checked(reporter)
         return Report.objects.create(
             reporter=reporter, reported=match.players[seat ^ 1], match=match,
             reason=reason, details=(details or "")[:2000],
@@ -53,14 +53,14 @@ def report_player(*, reporter, reported, reason: str, details: str = "") -> Repo
         mine = Report.objects.filter(reporter=reporter, reported=reported, match=None)
         if mine.filter(status=Report.Status.OPEN).exists():
             raise Conflict("already_reported_player", player=reported.username)
-        _reports_per_hour_checked(reporter)
+        reports_per_hour_checked(reporter)
         return Report.objects.create(
             reporter=reporter, reported=reported, match=None,
             reason=reason, details=(details or "")[:2000],
         )  # fmt: skip
 
 
-def _reports_per_hour_checked(reporter) -> None:
+def reports_per_hour_checked(reporter) -> None:
     """Under the reporter's lock: at most ``REPORTS_PER_HOUR`` reports an hour, of any kind."""
     hour_ago = timezone.now() - timedelta(hours=1)
     recent = Report.objects.filter(reporter=reporter, created_at__gte=hour_ago).count()

@@ -276,6 +276,28 @@ class TablePaceForm(forms.Form):
     )
 
 
+class ChatSettingsForm(forms.Form):
+    """The settings' chat: free chat (messages in the players' own words; the quick messages
+    are always there) and a sound when a message arrives. A guest cannot turn free chat on."""
+
+    free_chat = forms.BooleanField(
+        required=False, label=_("Free chat"),
+        help_text=_(
+            "Read and write messages in your own words. Off, you read and send the quick "
+            "messages only, each read in its reader's language."
+        ),
+    )  # fmt: skip
+    chat_sound = forms.BooleanField(required=False, label=_("A sound when a message arrives"))
+
+    def __init__(self, *args, guest: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if guest:
+            self.fields["free_chat"].disabled = True  # what is posted is ignored: it stays off
+            self.fields["free_chat"].help_text = _(
+                "Keep your games with an account to switch free chat on."
+            )
+
+
 def quick_challenge() -> dict:
     """What a challenge from the list of followed players sends: the new match form's first
     options (``quick_options``, for the words) as the form posts them (``quick_fields``)."""

@@ -4,6 +4,7 @@ from . import converters  # noqa: F401  (converters registers <match:>)
 from .views import (
     accounts,
     arenas,
+    chat,
     follows,
     lobby,
     match,
@@ -21,6 +22,7 @@ urlpatterns = [
     path("settings/sound", settings.sound_set, name="sound_set"),
     path("settings/look", settings.look_set, name="look_set"),
     path("settings/pace", settings.table_pace_set, name="table_pace_set"),
+    path("settings/chat", settings.chat_settings_set, name="chat_settings_set"),
     path("settings/", settings.settings_page, name="settings"),
     path("settings/tokens", settings.api_token_create, name="api_token_create"),
     path(
@@ -84,6 +86,9 @@ urlpatterns = [
     path("matches/<match:match_id>/resign", match.match_resign, name="match_resign"),
     path("matches/<match:match_id>/claim", match.match_claim, name="match_claim"),
     path("matches/<match:match_id>/report", match.match_report, name="match_report"),
+    path("matches/<match:match_id>/chat", chat.chat_say, name="chat_say"),
+    path("matches/<match:match_id>/chat/mute", chat.chat_mute, name="chat_mute"),
+    path("chat/<match:line_id>/report", chat.chat_report, name="chat_report"),
     path("matches/<match:match_id>/rematch", match.rematch_offer, name="rematch_offer"),
     path("matches/<match:match_id>/rematch/accept", match.rematch_accept, name="rematch_accept"),
     path("matches/<match:match_id>/rematch/decline", match.rematch_decline, name="rematch_decline"),

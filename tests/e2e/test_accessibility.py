@@ -147,6 +147,29 @@ def test_a_guests_pages_meet_wcag_aa_at_both_widths_in_three_languages(live_serv
     assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)
 
 
+def test_a_match_pages_chat_meets_wcag_aa_for_a_player_and_a_spectator(
+    live_server_url, new_page, alice, bob, carol
+):
+    """The match page's chat, a player's (quick messages, free chat, the mute) and a
+    spectator's, with lines of both rooms in the move log, at both widths in three languages."""
+    match = start(alice, bob, move_seconds=None)
+    for user in (alice, bob, carol):
+        services.chat_settings_set(user=user, free_chat=True, chat_sound=False)
+    services.chat_say(user=alice, match_id=match.pk, phrase="good_luck")
+    services.chat_say(user=bob, match_id=match.pk, text="Hello from Bangkok")
+    services.chat_say(user=carol, match_id=match.pk, phrase="have_fun", room="spectators")
+    path = f"/matches/{match.pk}/"
+    audit = Audit()
+    for code in LANGUAGES:
+        for user, name, lines in ((alice, "match, its chat", 2), (carol, "match watched", 1)):
+            page = new_page(logged_in=user)
+            audit.pages(page, live_server_url, code, {name: path})
+            assert page.locator("#move-log li.log-chat").count() == lines, (code, name)
+    audit.report("axe-chat.json")
+    assert audit.audited == (len(LANGUAGES) + len(THEMES) - 1) * len(WIDTHS) * 2
+    assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)
+
+
 class Audit:
     """axe-core's findings on pages, at both widths and, in English, both themes; at phone
     width the page must not scroll sideways nor split a word over two lines."""

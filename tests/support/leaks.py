@@ -19,6 +19,7 @@ SUIT_NAMES = dict(zip(SUIT_CODES, SUIT_WORDS, strict=True))
 NAME = re.compile(
     r"\b(" + "|".join(RANK_NAMES.values()) + r") of (" + "|".join(SUIT_NAMES.values()) + r")\b"
 )
+CHAT_FRAME = re.compile(r'<ol id="chat-news"[^>]*hx-swap-oob')  # a push, not the page's own
 NAME_TO_CODE = {
     f"{rank} of {suit}": r + s for r, rank in RANK_NAMES.items() for s, suit in SUIT_NAMES.items()
 }
@@ -44,6 +45,8 @@ class Scan:
         self.frames = 0
         self.moves = 0
         self.cards_seen = 0
+        self.talks = 0  # rounds of talk at the table
+        self.chat_frames = 0  # frames bringing lines of chat to a page (partials/chat_news.html)
 
     def check(self, text: str, seat: int | None, version: int, where: str) -> None:
         state = self.states[version]
@@ -52,3 +55,5 @@ class Scan:
         leaked = shown & hidden
         assert not leaked, f"{where} (seat {seat}, version {version}) shows hidden {leaked}"
         self.cards_seen += len(shown)
+        if CHAT_FRAME.search(text) and "data-chat=" in text:
+            self.chat_frames += 1

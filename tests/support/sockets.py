@@ -26,10 +26,17 @@ def cookie_for(user) -> bytes:
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
-async def socket(user, path: str, origin=ORIGIN) -> WebsocketCommunicator:
+async def socket(
+    user, path: str, origin=ORIGIN, language: str | None = None
+) -> WebsocketCommunicator:
+    """A page's socket of ``user`` (None: a visitor), its browser reading the site in
+    ``language`` (the language cookie) if given."""
     headers = [HOST, origin]
-    if user is not None:
-        headers.append((b"cookie", await database_sync_to_async(cookie_for)(user)))
+    cookies = [await database_sync_to_async(cookie_for)(user)] if user is not None else []
+    if language is not None:
+        cookies.append(f"django_language={language}".encode())
+    if cookies:
+        headers.append((b"cookie", b"; ".join(cookies)))
     return WebsocketCommunicator(application, path, headers=headers)
 
 

@@ -15,6 +15,7 @@ from games import services
 from games.db import selectors
 from games.models import Match, MatchStatus, ModerationAction, PlayerRating, RatingChange, Report
 from tests.support.matches import resign
+from tests.support.moderation import run_action
 
 pytestmark = pytest.mark.django_db
 
@@ -26,15 +27,6 @@ def finished(winner, loser) -> Match:
 
 def active(a, b) -> Match:
     return services.match_join(user=b, match_id=services.match_create(user=a).pk)
-
-
-def run_action(moderator, model: str, action: str, ids, reason="Seen in the logs", **extra):
-    return moderator.client.post(
-        f"/admin/{model}/",
-        {"action": action, "_selected_action": [str(i) for i in ids], "apply": "1",
-         "reason": reason, **extra},
-        follow=True,
-    )  # fmt: skip
 
 
 def ratings():

@@ -6,6 +6,7 @@ each name lives in one of its modules:
     connections  who is at a match, the bot accounts online, the task workers alive
     lobby     the lobby's lists and challenges
     arenas    arenas announced and running, standings, a player's arenas
+    chat      the lines of a match's chat each reader reads
     follows   the players one follows, online or not, and those one blocked
     limits    the caps on rated play between two players
     puzzles   the next puzzle, the day's puzzle, a player's answers
@@ -21,6 +22,7 @@ from .arenas import (
     arenas_of,
     arenas_soon,
 )
+from .chat import CHAT_SHOWN, chat_line_visible, chat_lines, chat_muted, reads_free_chat
 from .connections import (
     PRESENCE_TIMEOUT,
     BotOnline,
@@ -61,6 +63,7 @@ from .players import (
     LEADERBOARD_MIN_MATCHES,
     bot_ids,
     bots_may_challenge,
+    chat_sound_on,
     leaderboard,
     rating_history,
     rating_of,
@@ -89,6 +92,8 @@ from .puzzles import (
 from .translations import translation_credits, translation_suggestions_open
 
 __all__ = [
+    "CHAT_SHOWN", "chat_sound_on", "chat_line_visible", "chat_lines", "chat_muted",
+    "reads_free_chat",
     "Standing", "arena_by_id", "arena_live", "arena_standings", "arenas_listed", "arenas_of",
     "arenas_soon",
     "CHALLENGE_ANSWER_SHOWN", "HISTORY_PAGE_SIZE", "JUST_STARTED", "LEADERBOARD_MIN_MATCHES",

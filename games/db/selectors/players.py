@@ -103,6 +103,11 @@ def sound_on(*, user) -> bool:
     return PlayerSettings.objects.filter(user=user, sound=True).exists()
 
 
+def chat_sound_on(*, user) -> bool:
+    """The player's choice of a sound when a line of chat arrives."""
+    return PlayerSettings.objects.filter(user=user, chat_sound=True).exists()
+
+
 def table_pace(*, user) -> tuple[str, bool]:
     """The player's table pace (a ``TablePace`` value) and whether their page plays a forced
     card for them: quick, and no, unless they chose otherwise."""

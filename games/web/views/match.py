@@ -19,12 +19,14 @@ from ...db import selectors
 from ...models import Match, MatchStatus, TablePace, Theme
 from ...presentation import export, hints, refusals, review
 from ...presentation.board import board_context, pace_context
+from ...presentation.chat import log_with_chat
 from ...presentation.jinja import render_board
 from ...presentation.replay import replay_context
 from ...public import PublicMatch, view_of
 from ...services import throttle
 from ..forms import ReportForm
 from ..moves import Unreadable, move_submit
+from .chat import chat_context
 from .common import base_url, go_to, match_or_404, safe_target
 
 
@@ -94,6 +96,10 @@ def _match_page(request: HttpRequest, context: dict, status: int = 200) -> HttpR
     context.update(sound_on=selectors.sound_on(user=request.user), themes=Theme.choices)
     pace = selectors.table_pace(user=request.user) if request.user.is_authenticated else None
     context.update(pace_context(*(pace or (TablePace.QUICK, False))))
+    context.update(chat_context(request, context["match"]))
+    context["log_lines"] = log_with_chat(
+        context.get("log") or [], context.get("chat_lines") or [], context["match"].move_count
+    )
     context["board"] = render_board(context, request)
     return render(request, "match.html", context, status=status)
 

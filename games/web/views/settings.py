@@ -16,12 +16,12 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from ... import services
 from ...db import selectors
 from ...i18n import languages
-from ...models import ApiToken, PlayerSettings, Theme, is_bot
+from ...models import ApiToken, PlayerSettings, Theme, is_bot, is_guest
 from ...presentation import refusals
 from ...services.players import player_api_origins_set
 from ...services.turn_mail import stop_token_user
 from ..context_processors import SESSION_LOOK, table_look
-from ..forms import ApiOriginsForm, ApiTokenForm, TablePaceForm, TurnMailForm
+from ..forms import ApiOriginsForm, ApiTokenForm, ChatSettingsForm, TablePaceForm, TurnMailForm
 from .common import base_url, safe_target
 
 
@@ -100,10 +100,19 @@ def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "
                    status: int = 200, origins_form: ApiOriginsForm | None = None,
                    mail_form: TurnMailForm | None = None,
                    pace_form: TablePaceForm | None = None,
+                   chat_form: ChatSettingsForm | None = None,
                    ) -> HttpResponse:  # fmt: skip
     if pace_form is None:
         pace, forced_card = selectors.table_pace(user=request.user)
         pace_form = TablePaceForm(initial={"pace": pace, "forced_card": forced_card})
+    if chat_form is None:
+        chat_form = ChatSettingsForm(
+            initial={
+                "free_chat": selectors.reads_free_chat(request.user),
+                "chat_sound": selectors.chat_sound_on(user=request.user),
+            },
+            guest=is_guest(request.user),
+        )
     if mail_form is None:
         wanted = selectors.turn_mail_wanted(user=request.user)
         mail_form = TurnMailForm(initial={"email": request.user.email, "allowed": wanted})
@@ -115,6 +124,7 @@ def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "
         "origins_form": origins_form,
         "mail_form": mail_form,
         "pace_form": pace_form,
+        "chat_form": chat_form,
         "tokens": ApiToken.objects.filter(user=request.user, revoked_at__isnull=True),
         "new_token": new_token,
         "is_bot": is_bot(request.user),
@@ -247,6 +257,23 @@ def table_pace_set(request: HttpRequest) -> HttpResponse:
         user=request.user, pace=form.cleaned_data["pace"],
         forced_card=form.cleaned_data["forced_card"],
     )  # fmt: skip
+    messages.success(request, _("Saved."))
+    return redirect("settings")
+
+
+@login_required
+@require_POST
+def chat_settings_set(request: HttpRequest) -> HttpResponse:
+    """Free chat on or off (off for a new account; a guest cannot turn it on) and a sound when
+    a message arrives: the match page reads them when it opens."""
+    form = ChatSettingsForm(request.POST, guest=is_guest(request.user))
+    if not form.is_valid():
+        return _settings_page(request, chat_form=form, status=400)
+    try:
+        services.chat_settings_set(user=request.user, **form.cleaned_data)
+    except services.GameError as error:
+        form.add_error(None, refusals.words(error))
+        return _settings_page(request, chat_form=form, status=refusals.status(error))
     messages.success(request, _("Saved."))
     return redirect("settings")
 
