@@ -19,10 +19,12 @@ from django.utils import timezone
 
 from .. import services
 from ..db import statements
+from ..db.selectors.chat import chat_lines
 from ..db.selectors.lobby import pending_challenges
 from ..db.selectors.matches import match_for_viewer, my_active_matches, my_rematch_offers
 from ..engine import State
-from ..models import Challenge, Match, MatchStatus, Move, RematchState
+from ..models import Challenge, ChatLine, Match, MatchStatus, Move, RematchState
+from ..presentation.chat import line_words
 from ..public import PublicMatch, shapes
 from ..services import REMATCH_LAPSE, GameError, NotAllowed, NotFound
 from ..services.events import api_account_group, api_token_group, lobby_user_group, user_group
@@ -121,6 +123,8 @@ class MatchFeed(Feed):
         self.ended_at: datetime | None = None
         self.rematch: tuple | None = None
         self.closes_at: datetime | None = None
+        # The last line of the match's chat sent (lines said before the stream opened are not).
+        self.chat_seen = 0
 
     def _settled(self, match: PublicMatch) -> list[dict]:
         """After the state of ``match``: its rematch's news, and whether the stream ends
@@ -190,6 +194,23 @@ class MatchFeed(Feed):
         moves = list(statements.MOVES_BETWEEN.all(match.pk, since, match.version))
         return shapes.public(match), match.state, moves
 
+    def chat_events(self, line_id: int | None, removed: bool) -> list[dict]:
+        """The chat's news (``Room.chat``): the lines said since the last sent that the
+        caller reads (``selectors.chat_lines``: rooms, blocks, mutes), or a line removed.
+        ``line_id`` None: whatever was said since (the stream's catch-up as it opens)."""
+        if removed:
+            return [{"type": "chatRemoved", "match_id": self.match_id, "id": line_id}]
+        if line_id is not None and line_id <= self.chat_seen:
+            return []
+        said = ChatLine.objects.filter(match_id=self.match_id, pk__gt=self.chat_seen)
+        if line_id is None and not said.exists():  # the catch-up's usual answer: one query
+            return []
+        match = match_for_viewer(match_id=self.match_id, user=self.user)
+        lines = chat_lines(match, self.user, after=self.chat_seen)
+        if lines:
+            self.chat_seen = lines[-1].pk
+        return [chat_event(line, self.match_id) for line in lines]
+
     def table_events(self, table) -> list[dict] | None:
         """The events the match's room's ``table`` (``games.realtime.tables.Table``) brings:
         the moves since the last version sent and the state, from the table alone (the
@@ -253,6 +274,8 @@ class MatchFeed(Feed):
         follow."""
         match, state, moves = self._read()
         self.playing = match.seat_of(self.user) is not None
+        last = ChatLine.objects.filter(match_id=self.match_id).order_by("-pk").first()
+        self.chat_seen = last.pk if last is not None else 0
         if self.version is not None and self.version > match.version:
             raise GameError("since_ahead", version=match.version)
         if self.version == match.version:
@@ -281,6 +304,21 @@ class MatchFeed(Feed):
         self.version = match.version
         events.append(_state(match, state, match.seat_of(self.user)))
         return events + self._settled(match)
+
+
+def chat_event(line, match_id: int) -> dict:
+    """A line of chat as a stream sends it: the quick message's code and its words in the
+    stream's language, or the text typed (plain text, never markup)."""
+    return {
+        "type": "chat",
+        "match_id": match_id,
+        "id": line.pk,
+        "room": line.room,
+        "author": shapes.player(line.author),
+        "phrase": line.phrase or None,
+        "text": line.text or None,
+        "words": line_words(line),
+    }
 
 
 def _state(match: PublicMatch, state: State | None, seat: int | None) -> dict:

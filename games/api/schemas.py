@@ -19,8 +19,9 @@ from pydantic.json_schema import models_json_schema
 from ..engine.state import HandOutcome, Phase, UpcardFate
 from ..engine.view import View
 from ..models import Challenge as ChallengeRow
-from ..models import DeclineReason, EndReason, MatchStatus, PuzzleTheme, RematchState
+from ..models import ChatRoom, DeclineReason, EndReason, MatchStatus, PuzzleTheme, RematchState
 from ..presentation import refusals
+from ..services.chat import PHRASES
 
 SEAT = Literal[0, 1]
 STATUS = Literal[tuple(MatchStatus.values)]  # type: ignore[valid-type]
@@ -363,6 +364,31 @@ class ChallengeGoneEvent(Shape):
 REMATCH_STATUS = Literal["offered", "accepted", "declined", "withdrawn", "lapsed"]
 
 
+class ChatEvent(Shape):
+    """A line of the match's chat that the caller reads (a player: the players' room, and
+    the spectators' once the match is over; a spectator: the spectators'). Lines by a player
+    the caller blocked or muted never come; free chat only if the caller turned it on."""
+
+    type: Literal["chat"]
+    match_id: int
+    id: int
+    room: Literal[tuple(ChatRoom.values)]  # type: ignore[valid-type]
+    author: Player
+    phrase: Literal[PHRASES] | None = Field(  # type: ignore[valid-type]
+        description="a quick message's code (null: free chat)"
+    )
+    text: str | None = Field(description="free chat as typed: plain text, never markup")
+    words: str = Field(description="what it says, a quick message in the stream's language")
+
+
+class ChatRemovedEvent(Shape):
+    """A moderator removed a line: a client drops it from what it shows."""
+
+    type: Literal["chatRemoved"]
+    match_id: int
+    id: int
+
+
 class RematchEvent(Shape):
     """A finished match's rematch, after the ``state`` that shows it: offered (also as the
     stream opens), then accepted (the new match's id), declined, withdrawn or lapsed. The
@@ -424,7 +450,8 @@ class MoveFrame(Shape):
     version: int = Field(description="the match's version as the move was chosen")
 
 
-MATCH_EVENTS = (MoveEvent, StateEvent, OpponentGone, RematchEvent, ClosedEvent)
+MATCH_EVENTS = (MoveEvent, StateEvent, OpponentGone, RematchEvent, ChatEvent, ChatRemovedEvent,
+                ClosedEvent)  # fmt: skip
 ACCOUNT_EVENTS = (IdleEvent, MatchStartEvent, MatchFinishEvent, ChallengeEvent,
                   ChallengeGoneEvent, RematchOfferEvent, RematchGoneEvent,
                   ClosedEvent)  # fmt: skip

@@ -72,6 +72,7 @@ class Stream(Member):
         follows the match's room."""
         self.inbox.put_nowait(("beat", False))
         if isinstance(self.feed, MatchFeed):
+            self.inbox.put_nowait(("chat", (None, False)))  # and the lines said meanwhile
             self.room = await rooms().enter(self.feed.match_id)
             with contextlib.suppress(Gone):  # the next event says the match is gone
                 await self.room.join(self.mailbox, self, presence=self.feed.playing)
@@ -93,6 +94,10 @@ class Stream(Member):
     async def beat(self, *, touch: bool) -> None:
         self.inbox.put_nowait(("beat", touch))
 
+    def chat_news(self, line_id: int | None, removed: bool) -> None:
+        """The room's news of the match's chat (a match's stream only)."""
+        self.inbox.put_nowait(("chat", (line_id, removed)))
+
     async def events(self) -> AsyncIterator[tuple[list[dict], bool]]:
         """Each batch of events to send, with whether it is a quiet heartbeat (the http
         stream then sends a blank line, so proxies and clients know it is alive). Ends after
@@ -110,6 +115,8 @@ class Stream(Member):
                     if events is None:  # it missed more than the table holds
                         events = await in_database(_changed)(self.feed, self.language)
                     events += self.feed.opponent_events(item)
+                elif kind == "chat":
+                    events = await in_database(_chat)(self.feed, *item, self.language)
                 else:
                     messages = [item if kind == "layer" else None, *self._news_waiting()]
                     events = await in_database(_on)(self.feed, messages, self.language)
@@ -128,7 +135,7 @@ class Stream(Member):
         news = []
         while not self.inbox.empty():
             kind, item = self.inbox.get_nowait()
-            if kind == "table":
+            if kind in ("table", "chat"):
                 self.later.append((kind, item))
                 break
             news.append(item if kind == "layer" else None)
@@ -146,6 +153,12 @@ def _on(feed: Feed, messages: list[dict | None], language: str) -> list[dict]:
         for message in messages[:-1]:
             feed.check(message)
         return feed.on(messages[-1])
+
+
+def _chat(feed: Feed, line_id: int, removed: bool, language: str) -> list[dict]:
+    """A match's chat events, the quick messages in the stream's language."""
+    with translation.override(language):
+        return feed.chat_events(line_id, removed)
 
 
 def _changed(feed: Feed, language: str) -> list[dict]:

@@ -245,6 +245,9 @@ def _service_words() -> dict[str, str]:
         "chat_guest": _("Guests cannot chat: keep your games with an account first"),
         "chat_no_such_room": _("There is no such chat"),
         "chat_repeated": _("You have just said that"),
+        "chat_bot_quick_only": _(
+            "A bot account sends quick messages only, unless its opponent reads free chat"
+        ),
         "chat_already_reported": _("You have already reported this message"),
         "chat_already_removed": _("This message was removed already"),
         "chat_timeout_length": _("A time out lasts from one minute to thirty days"),

@@ -126,8 +126,14 @@ from .reports import report_close, report_create, report_player
 from .translations import translation_review, translation_suggest, translations_apply
 
 __all__ = [
-    "PHRASES", "chat_mute", "chat_remove", "chat_report", "chat_say", "chat_settings_set",
-    "chat_timed_out_until", "chat_timeout",
+    "PHRASES",
+    "chat_mute",
+    "chat_remove",
+    "chat_report",
+    "chat_say",
+    "chat_settings_set",
+    "chat_timed_out_until",
+    "chat_timeout",
     "arena_cancel",
     "arena_create",
     "arena_end",

@@ -28,6 +28,7 @@ from ..models import (
     ModerationAction,
     PlayerSettings,
     Report,
+    is_bot,
     is_computer,
     is_guest,
 )
@@ -48,10 +49,10 @@ REPEAT_WINDOW = timedelta(minutes=2)
 
 
 def chat_say(
-    *, user, match_id: int, phrase: str = "", text: str = "", room: str = ChatRoom.PLAYERS
+    *, user, match_id: int, phrase: str = "", text: str = "", room: str | None = None
 ) -> ChatLine:
     """``user`` says a quick message (``phrase``) or a line of free chat (``text``) at the
-    match, in ``room``: the players' if they play it, else the spectators'."""
+    match, in ``room`` (by default: the players' if they play it, else the spectators')."""
     phrase, text = (phrase or "").strip(), " ".join((text or "").split())
     if bool(phrase) == bool(text):
         raise GameError("chat_empty")
@@ -62,9 +63,16 @@ def chat_say(
     match = Match.objects.filter(pk=match_id).select_related("player0", "player1").first()
     if match is None:
         raise NotAllowed("chat_not_here")
+    if room is None:
+        room = ChatRoom.SPECTATORS if match.seat_of(user) is None else ChatRoom.PLAYERS
     _room_checked(match, user, room)
     if text and not reads_free_chat(user):  # off for a new account and for guests
         raise NotAllowed("chat_free_off")
+    if text and is_bot(user):  # a program writes only to a person who reads free chat
+        seat = match.seat_of(user)
+        opponent = match.players[seat ^ 1] if seat is not None else None
+        if opponent is None or not reads_free_chat(opponent):
+            raise NotAllowed("chat_bot_quick_only")
     timed_out = chat_timed_out_until(user)
     if timed_out is not None:
         raise NotAllowed("chat_timed_out", until=timed_out)
@@ -191,4 +199,3 @@ def chat_settings_set(*, user, free_chat: bool, chat_sound: bool) -> None:
     PlayerSettings.objects.update_or_create(
         user=user, defaults={"free_chat": free_chat, "chat_sound": chat_sound}
     )
-

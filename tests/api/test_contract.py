@@ -49,7 +49,15 @@ def test_the_websockets_are_documented_with_their_events_frames_and_close_codes(
     sockets = {s["path"]: s for s in api.get_openapi_schema()["x-websockets"]}
     match = sockets["/api/v1/ws/matches/{match_id}?since=<version>"]
     types = {ref["$ref"].rsplit("/", 1)[1] for ref in match["events"]["oneOf"]}
-    assert types == {"MoveEvent", "StateEvent", "OpponentGone", "RematchEvent", "ClosedEvent"}
+    assert types == {
+        "MoveEvent",
+        "StateEvent",
+        "OpponentGone",
+        "RematchEvent",
+        "ChatEvent",
+        "ChatRemovedEvent",
+        "ClosedEvent",
+    }
     assert match["sends"] == {"$ref": "#/components/schemas/MoveFrame"}
     assert set(match["close_codes"]) == {"1000", "4400", "4401", "4403", "4404", "4429"}
     account = sockets["/api/v1/ws/account"]

@@ -137,7 +137,7 @@ def _form_refused(request, error: FormRefused):
 
 
 # The endpoints, by resource; registered once their modules are read.
-from . import account, arenas, challenges, export, matches, puzzles, streaming  # noqa: E402
+from . import account, arenas, challenges, chat, export, matches, puzzles, streaming  # noqa: E402
 
-for _resource in (account, matches, export, challenges, arenas, puzzles, streaming):
+for _resource in (account, matches, chat, export, challenges, arenas, puzzles, streaming):
     api.add_router("", _resource.router)

@@ -59,7 +59,9 @@ def stream_match(request, match_id: Id, since: int | None = None):
     """One match's changes as newline-delimited JSON: the ``state`` first (after each
     ``move`` since ``since``, the last version the client saw: what it missed), then each
     move and the state at every version, with the caller's view. A player hears
-    ``opponentGone`` when the opponent leaves the table and comes back. A ``closed`` event
+    ``opponentGone`` when the opponent leaves the table and comes back; each line of the
+    match's chat the caller reads comes as ``chat`` (``chatRemoved``: a moderator removed
+    one). A ``closed`` event
     ends it: ``over`` after the state that shows the match over, or ``token_revoked``. A
     finished match between two people may be played again: its stream stays open two minutes
     after its end and while a rematch offer stands, each change a ``state`` and a ``rematch``

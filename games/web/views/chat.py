@@ -45,7 +45,7 @@ def chat_say(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         services.chat_say(
             user=request.user, match_id=match_id, phrase=request.POST.get("phrase", ""),
-            text=request.POST.get("text", ""), room=request.POST.get("room", "players"),
+            text=request.POST.get("text", ""), room=request.POST.get("room") or None,
         )  # fmt: skip
     except (services.GameError, throttle.Throttled) as error:
         return _answer(request, match_id, error=error)
