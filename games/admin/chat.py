@@ -1,8 +1,9 @@
-"""Table talk at the desk: every line of a match's chat (removed ones stay, marked), read with
+"""Table talk at the desk: every line of a match's or an arena's chat (removed ones stay,
+marked), read with
 its context and removed with a reason; players timed out of chat for a while, with a reason,
 from a line, a report or the player's row; the time outs, read only. Every step goes through
 the services (``chat_remove``, ``chat_timeout``), which audit it and push a removal to every
-page open on the match."""
+page open on the match or the arena."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.utils import timezone, translation
 from django.utils.html import format_html
 
 from .. import services
-from ..models import ChatLine, ChatRoom, ChatTimeout, MatchStatus
+from ..models import Arena, ChatLine, ChatRoom, ChatTimeout, MatchStatus
 from ..presentation import refusals
 from ..presentation.chat import PHRASE_WORDS
 from .base import ReadOnlyAdmin, moderate
@@ -115,17 +116,54 @@ def match_chat_url(match_id: int) -> str:
     return f"{reverse('admin:games_chatline_changelist')}?match__id__exact={match_id}"
 
 
+def arena_chat_url(arena_id: int) -> str:
+    return f"{reverse('admin:games_chatline_changelist')}?arena__id__exact={arena_id}"
+
+
+def line_chat_url(line: ChatLine) -> str:
+    """The whole chat the line was said in: its match's or its arena's."""
+    if line.arena_id is not None:
+        return arena_chat_url(line.arena_id)
+    return match_chat_url(line.match_id)
+
+
+def line_place(line: ChatLine) -> str:
+    """Where the line was said, in a moderator's words."""
+    if line.arena_id is not None:
+        return f"arena {line.arena_id}"
+    return f"match {line.match_id}"
+
+
+class AtArena(admin.SimpleListFilter):
+    """The lines of one arena's chat (the latest arenas with chat), or those said at matches."""
+
+    title = "arena"
+    parameter_name = "arena__id__exact"
+
+    def lookups(self, request, model_admin):
+        arenas = Arena.objects.filter(chat_lines__isnull=False).distinct().order_by("-pk")
+        return [("none", "At matches"), *((str(a.pk), str(a)) for a in arenas[:30])]
+
+    def queryset(self, request, queryset):
+        if self.value() == "none":
+            return queryset.filter(arena__isnull=True)
+        if self.value() and self.value().isdigit():
+            return queryset.filter(arena_id=int(self.value()))
+        return queryset
+
+
 @admin.register(ChatLine)
 class ChatLineAdmin(ReadOnlyAdmin):
-    """Every line said at the matches, by match, author and room; a line's page shows it
-    among the lines around it and has Remove and Time out beside a reason."""
+    """Every line said at the matches and in the arenas, by match or arena, author and room; a
+    line's page shows it among the lines around it and has Remove and Time out beside a
+    reason."""
 
     list_display = ("created_at", "match_shown", "room", "author_shown", "words", "removed")
     list_display_links = ("created_at",)
-    list_filter = ("room", Removed, "created_at")
+    list_filter = ("room", AtArena, Removed, "created_at")
     search_fields = ("author__username", "text")
     search_help_text = "A player's name, or words of the line (a quick message's English words)."
-    list_select_related = ("author", "removed_by")
+    list_select_related = ("author", "removed_by", "arena")
     fields = (
         "match_shown", "room", "author_shown", "words", "quick", "move_count", "created_at",
         "removed",
@@ -142,8 +180,10 @@ class ChatLineAdmin(ReadOnlyAdmin):
         return super().get_queryset(request).exclude(kept)
 
     def get_ordering(self, request):
-        # One match's chat reads in the order it was said; all of them, the newest first.
-        return ("pk",) if "match__id__exact" in request.GET else ("-pk",)
+        # One match's (or arena's) chat reads in the order it was said; all of them, the
+        # newest first.
+        one = "match__id__exact" in request.GET or "arena__id__exact" in request.GET
+        return ("pk",) if one else ("-pk",)
 
     def get_search_results(self, request, queryset, search_term):
         found, duplicates = super().get_search_results(request, queryset, search_term)
@@ -155,8 +195,14 @@ class ChatLineAdmin(ReadOnlyAdmin):
                 found |= queryset.filter(phrase__in=codes)
         return found, duplicates
 
-    @admin.display(description="Match", ordering="match_id")
+    @admin.display(description="Match or arena", ordering="match_id")
     def match_shown(self, line: ChatLine) -> str:
+        if line.arena_id is not None:
+            return format_html(
+                '<a href="{}">{}</a> · <a href="{}">chat</a>',
+                reverse("admin:games_arena_change", args=[line.arena_id]), line.arena,
+                arena_chat_url(line.arena_id),
+            )  # fmt: skip
         return format_html(
             '<a href="{}">{}</a> · <a href="{}">chat</a>',
             reverse("admin:games_match_change", args=[line.match_id]), line.match_id,
@@ -191,8 +237,12 @@ class ChatLineAdmin(ReadOnlyAdmin):
         return may_moderate_chat(request)
 
     def context_of(self, request, line: ChatLine) -> list[dict]:
-        """The line among the ``CONTEXT_LINES`` said before and after it at its match."""
-        lines = self.get_queryset(request).filter(match_id=line.match_id)
+        """The line among the ``CONTEXT_LINES`` said before and after it at its match (or in
+        its arena)."""
+        if line.arena_id is not None:
+            lines = self.get_queryset(request).filter(arena_id=line.arena_id)
+        else:
+            lines = self.get_queryset(request).filter(match_id=line.match_id)
         lines = lines.select_related("author", "removed_by")
         before = lines.filter(pk__lt=line.pk).order_by("-pk")[:CONTEXT_LINES]
         after = lines.filter(pk__gt=line.pk).order_by("pk")[:CONTEXT_LINES]
@@ -242,7 +292,8 @@ class ChatLineAdmin(ReadOnlyAdmin):
         extra_context = {**(extra_context or {}), "can_moderate_chat": may_moderate_chat(request)}
         if line is not None:
             extra_context["chat_context"] = self.context_of(request, line)
-            extra_context["match_chat_url"] = match_chat_url(line.match_id)
+            extra_context["match_chat_url"] = line_chat_url(line)
+            extra_context["chat_place"] = line_place(line)
             extra_context["durations"] = TIMEOUT_LENGTHS
         return super().change_view(request, object_id, form_url, extra_context)
 

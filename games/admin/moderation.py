@@ -14,7 +14,7 @@ from .. import services
 from ..models import ModerationAction, Report
 from ..presentation import refusals
 from .base import ReadOnlyAdmin, moderate
-from .chat import chat_timeout_action, english_words, match_chat_url, may_moderate_chat
+from .chat import chat_timeout_action, english_words, line_chat_url, may_moderate_chat
 
 
 @admin.action(description="Mark the selected reports resolved", permissions=["moderate"])
@@ -58,6 +58,8 @@ class ReportAdmin(admin.ModelAdmin):
 
     @admin.display(description="Match")
     def match_link(self, report) -> str:
+        if report.match_id is None and report.chat_line_id is not None:  # an arena's chat
+            return format_html("Line: {}", self.chat_line_shown(report))
         if report.match_id is None:
             return "none (from the profile)"
         match = format_html(
@@ -75,9 +77,10 @@ class ReportAdmin(admin.ModelAdmin):
             return "-"
         removed = " (removed)" if line.removed_at else ""
         return format_html(
-            '<a href="{}" dir="auto">{}</a>{} · <a href="{}">the match\'s chat</a>',
+            '<a href="{}" dir="auto">{}</a>{} · <a href="{}">the {}\'s chat</a>',
             reverse("admin:games_chatline_change", args=[line.pk]),
-            Truncator(english_words(line)).chars(60), removed, match_chat_url(line.match_id),
+            Truncator(english_words(line)).chars(60), removed, line_chat_url(line),
+            "arena" if line.arena_id is not None else "match",
         )  # fmt: skip
 
     def has_add_permission(self, request) -> bool:

@@ -1,6 +1,6 @@
-"""Table talk: the lines said at a match (a quick message, read in each reader's own language,
-or a line of free chat, plain text), the opponents a player muted for a match, and the players
-a moderator timed out of chat."""
+"""Table talk: the lines said at a match or in an arena (a quick message, read in each reader's
+own language, or a line of free chat, plain text), the opponents a player muted for a match,
+and the players a moderator timed out of chat."""
 
 from __future__ import annotations
 
@@ -14,17 +14,25 @@ CHAT_LENGTH = 140
 
 class ChatRoom(models.TextChoices):
     """Where a line is said: between the two players, or among those watching (the players
-    read it once the match is over, so nobody can help a player during it)."""
+    read it once the match is over, so nobody can help a player during it); or in an arena,
+    on its page."""
 
     PLAYERS = "players", _("Players")
     SPECTATORS = "spectators", _("Spectators")
+    ARENA = "arena", _("Arena")
 
 
 class ChatLine(models.Model):
-    """One line, kept with its match: for the two players' replay and for moderators. A
-    removed line stays here (with who removed it and when) and is shown to nobody."""
+    """One line, kept with its match (for the two players' replay and for moderators) or its
+    arena: one of the two, never both. A removed line stays here (with who removed it and
+    when) and is shown to nobody."""
 
-    match = models.ForeignKey("games.Match", models.CASCADE, related_name="chat_lines")
+    match = models.ForeignKey(
+        "games.Match", models.CASCADE, related_name="chat_lines", null=True, blank=True
+    )
+    arena = models.ForeignKey(
+        "games.Arena", models.CASCADE, related_name="chat_lines", null=True, blank=True
+    )
     room = models.CharField(max_length=16, choices=ChatRoom, default=ChatRoom.PLAYERS)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
     # A quick message's code (games.services.chat.PHRASES), or free chat's text: one of them.
@@ -41,6 +49,15 @@ class ChatLine(models.Model):
     class Meta:
         ordering = ["pk"]
         indexes = [models.Index(fields=["author", "-created_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(match__isnull=False, arena__isnull=True)
+                    | models.Q(match__isnull=True, arena__isnull=False)
+                ),
+                name="chat_line_at_a_match_or_an_arena",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.author}: {self.phrase or self.text}"

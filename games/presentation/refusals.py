@@ -238,6 +238,7 @@ def _service_words() -> dict[str, str]:
         "chat_free_off": _("Free chat is off: switch it on in settings to write messages"),
         "chat_timed_out": _("A moderator has stopped you from chatting for %(wait)s"),
         "chat_players_only": _("Only the two players talk here"),
+        "chat_arena_players_only": _("Only the arena's players talk here"),
         "chat_nobody_to_read": _("There is nobody here to read it"),
         "chat_spectators_only": _(
             "The spectators' chat is for those watching: the players read it after the match"

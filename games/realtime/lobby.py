@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from ..db import selectors
 from ..i18n.languages import language_for_scope
 from ..models import DeclineReason
+from ..presentation.chat import chat_frame, chat_removed_frame
 from ..services.events import LOBBY_GROUP, arena_group, lobby_user_group
 from ..web.forms import quick_challenge
 from .room import PerLoop
@@ -125,7 +126,8 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
     (a rematch or a challenge accepted). On the list of the players one follows
     (``?following=1``), sends the list again when one of them comes online; on an arena's
     page (``?arena=``) its live part, at the end of one of its matches (``&after=``) the wait
-    for the next one, whenever the arena changes.
+    for the next one, whenever the arena changes; and on its page (``&chat=``: the last line
+    the page shows) the lines of its chat the player reads, as they are said or removed.
     Like the player's other sockets it closes when their session ends."""
 
     async def connect(self) -> None:
@@ -139,6 +141,12 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
         # The end of an arena match (``after``: its id) shows only what became of the pairing.
         after = next((q[6:] for q in query if q.startswith(b"after=")), b"")
         self.after = int(after) if after.isdigit() and len(after) < 10 else None
+        # The arena's chat (its page, not a match's end): the last line the page was made
+        # with (``chat``); later ones are sent.
+        chat = next((q[5:] for q in query if q.startswith(b"chat=")), None)
+        self.chat_seen = None
+        if self.arena_id is not None and self.after is None and chat is not None:
+            self.chat_seen = int(chat) if chat.isdigit() and len(chat) < 19 else 0
         if not await self.open_counted():
             return
         if self.arena_id is not None:
@@ -151,6 +159,8 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
         html = await in_database(self._render)(catch_up=True)
         if self.arena_id is not None:
             html += await in_database(self._render_arena)()
+        if self.chat_seen is not None:
+            html += await in_database(self._arena_chat_read)()
         await self.send(text_data=html)
 
     async def disconnect(self, code: int) -> None:
@@ -171,6 +181,28 @@ class UserConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsume
         html = await in_database(self._render_arena)()
         if html:
             await self.send(text_data=html)
+
+    async def arena_chat(self, event: dict) -> None:
+        """A line of the arena's chat said (sent if it is this reader's to see) or removed
+        (gone from the page). Group messages come one at a time: lines go out in order."""
+        if self.chat_seen is None:
+            return
+        if event.get("removed"):
+            await self.send(text_data=chat_removed_frame(event["line"]))
+        elif event["line"] > self.chat_seen:
+            frame = await in_database(self._arena_chat_read)()
+            if frame:
+                await self.send(text_data=frame)
+
+    def _arena_chat_read(self) -> str:
+        """The arena's lines said since the last one sent that this reader sees, as a frame
+        ("": none)."""
+        lines = selectors.arena_chat_lines(self.arena_id, self.user, after=self.chat_seen)
+        if not lines:
+            return ""
+        self.chat_seen = max(self.chat_seen, lines[-1].pk)
+        with translation.override(self.language):
+            return chat_frame(lines, self.user)
 
     def _render_arena(self) -> str:
         arena = selectors.arena_by_id(self.arena_id)

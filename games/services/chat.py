@@ -1,12 +1,15 @@
-"""Table talk at a match: quick messages (a fixed set, each read in the reader's own language)
-and free chat (plain text, for players who turned it on), in the players' room or the
-spectators' apart; mutes; reports of a line; and the moderators' removals and time outs.
+"""Table talk at a match and in an arena: quick messages (a fixed set, each read in the
+reader's own language) and free chat (plain text, for players who turned it on), in the
+players' room or the spectators' apart, or an arena's; mutes; reports of a line; and the
+moderators' removals and time outs.
 
 Who reads what (``games.db.selectors.chat``): the players' room is the two players'; the
 spectators' room is the spectators', and the players' too once the match is over. A line by a
 player the reader blocked, or muted at this match, never reaches them; a removed line reaches
-nobody. Every line is kept with its match. Each new or removed line is pushed after the commit
-(``events.chat_changed_on_commit``): the pages read what is theirs to see."""
+nobody. An arena's chat is said by its players and the moderators, read by every account on
+its page. Every line is kept with its match or arena. Each new or removed line is pushed after
+the commit (``events.chat_changed_on_commit``, ``events.arena_chat_on_commit``): the pages
+read what is theirs to see."""
 
 from __future__ import annotations
 
@@ -16,10 +19,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from ..db.selectors.chat import chat_line_visible, reads_free_chat
-from ..errors import Conflict, GameError, NotAllowed
+from ..db.selectors.chat import chat_line_visible, may_talk_in_arena, reads_free_chat
+from ..errors import Conflict, GameError, NotAllowed, NotFound
 from ..models import (
     CHAT_LENGTH,
+    Arena,
     ChatLine,
     ChatMute,
     ChatRoom,
@@ -53,16 +57,10 @@ def chat_say(
 ) -> ChatLine:
     """``user`` says a quick message (``phrase``) or a line of free chat (``text``) at the
     match, in ``room`` (by default: the players' if they play it, else the spectators')."""
-    phrase, text = (phrase or "").strip(), " ".join((text or "").split())
-    if bool(phrase) == bool(text):
-        raise GameError("chat_empty")
-    if phrase and phrase not in PHRASES:
-        raise GameError("chat_no_such_phrase")
-    if len(text) > CHAT_LENGTH:
-        raise GameError("chat_too_long", most=CHAT_LENGTH)
+    phrase, text = _words_checked(phrase, text)
     match = Match.objects.filter(pk=match_id).select_related("player0", "player1").first()
     if match is None:
-        raise NotAllowed("chat_not_here")
+        raise NotFound("no_such_match")
     if room is None:
         room = ChatRoom.SPECTATORS if match.seat_of(user) is None else ChatRoom.PLAYERS
     _room_checked(match, user, room)
@@ -73,20 +71,70 @@ def chat_say(
         opponent = match.players[seat ^ 1] if seat is not None else None
         if opponent is None or not reads_free_chat(opponent):
             raise NotAllowed("chat_bot_quick_only")
+    _not_timed_out(user)
+    return _line_written(
+        user, {"match": match, "room": room}, phrase, text, move_count=match.move_count
+    )
+
+
+def chat_say_arena(*, user, arena_id: int, phrase: str = "", text: str = "") -> ChatLine:
+    """``user`` says a quick message or a line of free chat in the arena's chat, read by
+    every account on its page: its players (who joined, not removed) and the moderators say
+    them, with a match's limits (rate, repetition, length, time outs, free chat)."""
+    phrase, text = _words_checked(phrase, text)
+    arena = Arena.objects.filter(pk=arena_id).first()
+    if arena is None or arena.status == Arena.Status.CANCELLED:
+        raise NotAllowed("chat_not_here")
+    if is_guest(user):
+        raise NotAllowed("chat_guest")
+    if not may_talk_in_arena(arena.pk, user):
+        raise NotAllowed("chat_arena_players_only")
+    if text and not reads_free_chat(user):
+        raise NotAllowed("chat_free_off")
+    if text and is_bot(user):  # a whole page reads it: a program sends quick messages only
+        raise NotAllowed("chat_bot_quick_only")
+    _not_timed_out(user)
+    return _line_written(user, {"arena": arena, "room": ChatRoom.ARENA}, phrase, text)
+
+
+def _words_checked(phrase: str, text: str) -> tuple[str, str]:
+    """The quick message's code or the line (its spaces made single), one of them, checked."""
+    phrase, text = (phrase or "").strip(), " ".join((text or "").split())
+    if bool(phrase) == bool(text):
+        raise GameError("chat_empty")
+    if phrase and phrase not in PHRASES:
+        raise GameError("chat_no_such_phrase")
+    if len(text) > CHAT_LENGTH:
+        raise GameError("chat_too_long", most=CHAT_LENGTH)
+    return phrase, text
+
+
+def _not_timed_out(user) -> None:
     timed_out = chat_timed_out_until(user)
     if timed_out is not None:
         raise NotAllowed("chat_timed_out", until=timed_out)
+
+
+def _line_written(user, where: dict, phrase: str, text: str, *, move_count: int = 0) -> ChatLine:
+    """The line, written where it was said (``where``: its match or arena, and room) within
+    the limits on repetition and rate, and pushed to the pages open there."""
     with transaction.atomic():
         players_locked(user)  # one line at a time: the repetition check sees the last
         if text:
-            _repeat_checked(user, match, room, text)
+            _repeat_checked(user, where, text)
         throttle.limit("chat", user, settings.CHAT_LINES_PER_MINUTE, 60)  # a refusal: not counted
         line = ChatLine.objects.create(
-            match=match, room=room, author=user, phrase=phrase, text=text,
-            move_count=match.move_count,
-        )  # fmt: skip
-        events.chat_changed_on_commit(match.pk, line.pk)
+            author=user, phrase=phrase, text=text, move_count=move_count, **where
+        )
+        _pushed_on_commit(line)
     return line
+
+
+def _pushed_on_commit(line: ChatLine, *, removed: bool = False) -> None:
+    if line.arena_id is not None:
+        events.arena_chat_on_commit(line.arena_id, line.pk, removed=removed)
+    else:
+        events.chat_changed_on_commit(line.match_id, line.pk, removed=removed)
 
 
 def _room_checked(match: Match, user, room: str) -> None:
@@ -107,9 +155,9 @@ def _room_checked(match: Match, user, room: str) -> None:
         raise NotAllowed("chat_guest")
 
 
-def _repeat_checked(user, match: Match, room: str, text: str) -> None:
+def _repeat_checked(user, where: dict, text: str) -> None:
     since = timezone.now() - REPEAT_WINDOW
-    recent = ChatLine.objects.filter(author=user, match=match, room=room, created_at__gte=since)
+    recent = ChatLine.objects.filter(author=user, created_at__gte=since, **where)
     last = recent.exclude(text="").order_by("-pk").values_list("text", flat=True)
     if text.casefold() in (said.casefold() for said in last[:REPEATS_LOOKED_AT]):
         raise Conflict("chat_repeated")
@@ -171,7 +219,7 @@ def chat_remove(*, moderator, line_id: int, reason: str) -> ChatLine:
             moderator, ModerationAction.Kind.REMOVE_CHAT, reason,
             match=line.match, player=line.author,
         )  # fmt: skip
-        events.chat_changed_on_commit(line.match_id, line.pk, removed=True)
+        _pushed_on_commit(line, removed=True)
     return line
 
 

@@ -119,6 +119,13 @@ def chat_changed_on_commit(match_id: int, line_id: int, *, removed: bool = False
     transaction.on_commit(lambda: send_to_group(match_group(match_id), event))
 
 
+def arena_chat_on_commit(arena_id: int, line_id: int, *, removed: bool = False) -> None:
+    """Once the current transaction commits, tell the arena's pages that a line of its chat
+    was said (or removed): lean, as ``chat_changed_on_commit``."""
+    event = {"type": "arena.chat", "arena_id": arena_id, "line": line_id, "removed": removed}
+    transaction.on_commit(lambda: send_to_group(arena_group(arena_id), event))
+
+
 def api_account_group(user_id: int) -> str:
     """One player's API account streams (http and websocket): news that no page shows."""
     return f"api_account_{user_id}"

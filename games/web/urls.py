@@ -88,6 +88,7 @@ urlpatterns = [
     path("matches/<match:match_id>/report", match.match_report, name="match_report"),
     path("matches/<match:match_id>/chat", chat.chat_say, name="chat_say"),
     path("matches/<match:match_id>/chat/mute", chat.chat_mute, name="chat_mute"),
+    path("arenas/<id:arena_id>/chat", chat.chat_say_arena, name="chat_say_arena"),
     path("chat/<match:line_id>/report", chat.chat_report, name="chat_report"),
     path("matches/<match:match_id>/rematch", match.rematch_offer, name="rematch_offer"),
     path("matches/<match:match_id>/rematch/accept", match.rematch_accept, name="rematch_accept"),

@@ -35,6 +35,13 @@
       return;
     }
     notifyTurns(template.content.getElementById("turn-badge"));
+    // The arena's chat: new lines, or one removed, for chat.js to put in the page's log.
+    var news = template.content.getElementById("chat-news");
+    var newsShown = document.getElementById("chat-news");
+    if (news && newsShown) {
+      newsShown.replaceWith(news);
+      document.dispatchEvent(new CustomEvent("chat:news"));
+    }
     ["challenges", "following", "turn-badge", "arena-live"].forEach(function (id) {
       var fresh = template.content.getElementById(id);
       var shown = document.getElementById(id);
@@ -104,7 +111,11 @@
 
   function query() {
     var arena = document.querySelector("[data-arena-page]");
-    if (arena) return "?arena=" + arena.dataset.arenaPage;
+    // Its chat's lines after the last one the page was made with (chat.js keeps each once).
+    var chat = document.querySelector("[data-chat-log][data-chat-after]");
+    if (arena) {
+      return "?arena=" + arena.dataset.arenaPage + (chat ? "&chat=" + chat.dataset.chatAfter : "");
+    }
     var next = document.querySelector("[data-arena-next]");
     if (next) return "?arena=" + next.dataset.arenaNext + "&after=" + next.dataset.after;
     return document.getElementById("following") ? "?following=1" : "";
@@ -130,9 +141,12 @@
     };
     socket.onmessage = function (event) {
       show(event.data);
+      // Heard: its first frame is in (what the page missed, too), the pushes follow.
+      document.body.setAttribute("data-page-socket", "live");
     };
     socket.onclose = function (event) {
       socketOpen = false;
+      document.body.removeAttribute("data-page-socket");
       // Logged out elsewhere, or too many of the player's pages are open (this one then
       // shows no live banner; the others do).
       if (event.code === 4401 || event.code === 4423 || event.code === 4429) return;

@@ -1,5 +1,6 @@
-// The match's chat: lines pushed over the page's socket (#chat-news, games/presentation/chat.py)
-// go into the move log once each, in the order they come, between the moves; a removed line
+// The match's chat, or an arena's: lines pushed over the page's socket (#chat-news,
+// games/presentation/chat.py) go into the page's log ([data-chat-log]: the match's move log,
+// between the moves, or the arena's chat) once each, in the order they come; a removed line
 // leaves every open page at once. The log is a polite live region: a screen reader hears each
 // new line once. An optional short sound for a line from someone else; the message box empties
 // once its line was taken, with a count of its characters; "/" goes to the quick messages;
@@ -7,8 +8,13 @@
 (function () {
   "use strict";
 
+  function box() {
+    return document.querySelector("[data-chat-log]");
+  }
+
   function log() {
-    return document.querySelector("#move-log ol");
+    var shown = box();
+    return shown && shown.querySelector("ol");
   }
 
   var audio = null; // one for the page: a browser allows only a few
@@ -50,16 +56,17 @@
       if (!line.classList.contains("mine")) heard = true;
     });
     news.removeAttribute("data-removed"); // emptied, kept: the next frame's place
-    var box = document.getElementById("move-log");
-    if (box) box.scrollTop = box.scrollHeight;
+    var shown = box();
+    if (shown) shown.scrollTop = shown.scrollHeight;
     var panel = document.querySelector("[data-chat-panel]");
     if (heard && panel && panel.hasAttribute("data-chat-sound")) beep();
   }
 
-  document.addEventListener("htmx:wsAfterMessage", take);
+  document.addEventListener("htmx:wsAfterMessage", take); // the match page's socket
+  document.addEventListener("chat:news", take); // the arena page's (challenges.js)
   document.addEventListener("DOMContentLoaded", function () {
-    var box = document.getElementById("move-log");
-    if (box) box.scrollTop = box.scrollHeight;
+    var shown = box();
+    if (shown) shown.scrollTop = shown.scrollHeight;
   });
 
   // A line sent: the box empties for the next. A refusal (a 4xx, its words in #chat-status:
@@ -113,8 +120,7 @@
         event.preventDefault();
         var back = cameFrom && cameFrom !== document.body && document.contains(cameFrom);
         back = back ? cameFrom : null;
-        back = back || document.querySelector("#board button[data-key]:not([disabled])") ||
-          document.getElementById("move-log");
+        back = back || document.querySelector("#board button[data-key]:not([disabled])") || box();
         if (back) back.focus();
         cameFrom = null;
       }
@@ -132,6 +138,7 @@
     var body = new URLSearchParams();
     body.set("csrfmiddlewaretoken", token ? token.value : "");
     body.set("match", panel.dataset.match || "");
+    body.set("arena", panel.dataset.arena || "");
     fetch("/chat/" + flag.dataset.chatReport + "/report", {
       method: "POST",
       body: body,

@@ -18,6 +18,7 @@ from django.utils import timezone
 from games import services
 from games.models import Arena, MatchAnalysis, PlayerRating, Puzzle
 from games.services.turn_mail import stop_token
+from tests.support.arenas import announced
 from tests.support.browser import AXE, ROOT, RUN, TAGS, analysed, shot
 from tests.support.matches import play_to_the_end, start
 
@@ -170,6 +171,28 @@ def test_a_match_pages_chat_meets_wcag_aa_for_a_player_and_a_spectator(
     assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)
 
 
+def test_an_arena_pages_chat_meets_wcag_aa_for_a_player_and_a_reader(
+    live_server_url, new_page, alice, bob, carol
+):
+    """The arena page's chat, a player's (quick messages, free chat) and that of an account
+    that did not join (it reads), with lines in its log, at both widths in three languages."""
+    arena = arena_announced(alice, bob)  # not started: nobody is taken to a match
+    for user in (alice, bob, carol):
+        services.chat_settings_set(user=user, free_chat=True, chat_sound=False)
+    services.chat_say_arena(user=alice, arena_id=arena.pk, phrase="good_luck")
+    services.chat_say_arena(user=bob, arena_id=arena.pk, text="Hello from Mogadishu")
+    path = f"/arenas/{arena.pk}/"
+    audit = Audit()
+    for code in LANGUAGES:
+        for user, name in ((alice, "arena, its chat"), (carol, "arena, its chat read")):
+            page = new_page(logged_in=user)
+            audit.pages(page, live_server_url, code, {name: path})
+            assert page.locator("#arena-chat-log li.log-chat").count() == 2, (code, name)
+    audit.report("axe-arena-chat.json")
+    assert audit.audited == (len(LANGUAGES) + len(THEMES) - 1) * len(WIDTHS) * 2
+    assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)
+
+
 class Audit:
     """axe-core's findings on pages, at both widths and, in English, both themes; at phone
     width the page must not scroll sideways nor split a word over two lines."""
@@ -221,6 +244,12 @@ def arena_ended(*players) -> Arena:
     Arena.objects.filter(pk=arena.pk).update(starts_at=timezone.now() - timedelta(minutes=31))
     services.arena_end(arena_id=arena.pk)
     return arena
+
+
+def arena_announced(*players) -> Arena:
+    """An arena announced by the first player for the hour to come, joined by all."""
+    PlayerRating.objects.update_or_create(user=players[0], defaults={"rated_matches": 20})
+    return announced(players[0], players)
 
 
 def arena_running(*players) -> Arena:

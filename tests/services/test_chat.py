@@ -103,7 +103,7 @@ def test_the_spectators_room_is_kept_from_the_players_until_the_match_is_over(al
     match = start(alice, bob, spectators_allowed=True)
     services.chat_say(user=carol, match_id=match.pk, phrase="nice_trick", room="spectators")
     refused("chat_spectators_only", user=alice, match_id=match.pk, phrase="oops", room="spectators")
-    refused("chat_players_only", user=carol, match_id=match.pk, phrase="oops")
+    refused("chat_players_only", user=carol, match_id=match.pk, phrase="oops", room="players")
     assert words(match, carol) == ["Nice trick!"]
     assert words(match, alice) == [] and words(match, bob) == []
     services.chat_say(user=alice, match_id=match.pk, phrase="thanks")

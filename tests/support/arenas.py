@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
@@ -35,4 +37,16 @@ def running(moderator, players) -> Arena:
         services.arena_join(user=user, arena_id=arena.pk)
     assert services.arena_start(arena_id=arena.pk)
     arena.refresh_from_db()
+    return arena
+
+
+def announced(creator, players) -> Arena:
+    """An arena announced by ``creator`` (a moderator, or a player with enough rated matches)
+    for the hour to come, these players joined: nobody is paired before it starts."""
+    arena = services.arena_create(
+        user=creator, name="Friday arena", starts_at=timezone.now() + timedelta(hours=1),
+        minutes=30,
+    )  # fmt: skip
+    for user in players:
+        services.arena_join(user=user, arena_id=arena.pk)
     return arena

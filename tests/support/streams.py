@@ -67,8 +67,13 @@ class SocketStream:
         self.path = path
 
     async def next(self, timeout: float = 5) -> dict:
-        frame = json.loads(await self.communicator.receive_from(timeout=timeout))
-        return contract.checked(self.path, frame)
+        """The next event (heartbeat frames checked and skipped, as the http stream's blank
+        lines are)."""
+        while True:
+            frame = json.loads(await self.communicator.receive_from(timeout=timeout))
+            contract.checked(self.path, frame)
+            if frame.get("type") != "heartbeat":
+                return frame
 
     async def close(self) -> None:
         await self.communicator.disconnect()

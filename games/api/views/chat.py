@@ -9,7 +9,7 @@ from typing import Literal
 from ninja import Field, Router, Schema
 
 from ... import services
-from ...models import CHAT_LENGTH, ChatRoom
+from ...models import CHAT_LENGTH
 from ...services.chat import PHRASES
 from ..feeds import chat_event
 from ..schemas import ChatEvent, answers
@@ -19,26 +19,31 @@ router = Router()
 
 
 class ChatIn(Schema):
-    phrase: Literal[PHRASES] | None = Field(  # type: ignore[valid-type]
+    """Exactly one of ``phrase`` and ``text``."""
+
+    phrase: Literal[PHRASES] = Field(  # type: ignore[valid-type]
         None, description="a quick message's code, read by each reader in their language"
     )
-    text: str | None = Field(
+    text: str = Field(
         None,
         description="free chat (plain text; the caller must have turned free chat on, and a "
         "bot account may write only to an opponent who reads free chat)",
-        json_schema_extra={"maxLength": CHAT_LENGTH},
+        json_schema_extra={"maxLength": CHAT_LENGTH, "pattern": r"\S"},
     )
-    room: Literal[tuple(ChatRoom.values)] | None = Field(  # type: ignore[valid-type]
-        None,
-        description="default: the players' if the caller plays the match, else the spectators'",
+    room: Literal["players", "spectators"] = Field(  # type: ignore[valid-type]
+        None, description="default: the players' if the caller plays, else the spectators'"
     )
+
+    model_config = {
+        "json_schema_extra": {"oneOf": [{"required": ["phrase"]}, {"required": ["text"]}]}
+    }
 
 
 @router.post(
     "/matches/{int:match_id}/chat",
     auth=PLAY,
     tags=["matches"],
-    openapi_extra=answers(ChatEvent, 400, 403, 409),
+    openapi_extra=answers(ChatEvent, 400, 403, 404, 409),
 )
 def chat_say(request, match_id: Id, payload: ChatIn):
     """Say a quick message (``{"phrase": "good_game"}``) or a line of free chat (``{"text":

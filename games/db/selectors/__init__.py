@@ -6,7 +6,7 @@ each name lives in one of its modules:
     connections  who is at a match, the bot accounts online, the task workers alive
     lobby     the lobby's lists and challenges
     arenas    arenas announced and running, standings, a player's arenas
-    chat      the lines of a match's chat each reader reads
+    chat      the lines of a match's (or an arena's) chat each reader reads
     follows   the players one follows, online or not, and those one blocked
     limits    the caps on rated play between two players
     puzzles   the next puzzle, the day's puzzle, a player's answers
@@ -22,7 +22,15 @@ from .arenas import (
     arenas_of,
     arenas_soon,
 )
-from .chat import CHAT_SHOWN, chat_line_visible, chat_lines, chat_muted, reads_free_chat
+from .chat import (
+    CHAT_SHOWN,
+    arena_chat_lines,
+    chat_line_visible,
+    chat_lines,
+    chat_muted,
+    may_talk_in_arena,
+    reads_free_chat,
+)
 from .connections import (
     PRESENCE_TIMEOUT,
     BotOnline,
@@ -93,7 +101,7 @@ from .translations import translation_credits, translation_suggestions_open
 
 __all__ = [
     "CHAT_SHOWN", "chat_sound_on", "chat_line_visible", "chat_lines", "chat_muted",
-    "reads_free_chat",
+    "reads_free_chat", "arena_chat_lines", "may_talk_in_arena",
     "Standing", "arena_by_id", "arena_live", "arena_standings", "arenas_listed", "arenas_of",
     "arenas_soon",
     "CHALLENGE_ANSWER_SHOWN", "HISTORY_PAGE_SIZE", "JUST_STARTED", "LEADERBOARD_MIN_MATCHES",

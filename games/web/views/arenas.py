@@ -1,6 +1,6 @@
 """Arenas: the list (running, announced, finished) with the form to announce one, an arena's
-page (time left, live standings, the player's matches, the podium), joining and pausing, and
-the end of an arena match waiting for the next pairing."""
+page (time left, live standings, the player's matches, the podium, its chat), joining and
+pausing, and the end of an arena match waiting for the next pairing."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from ... import services
 from ...db import selectors
 from ...presentation import refusals
 from ..forms import ArenaForm
+from .chat import arena_chat_context
 
 
 def _arenas_page(request: HttpRequest, form: ArenaForm | None = None, status: int = 200):
@@ -61,10 +62,11 @@ def _arena_or_404(arena_id: int):
 def arena(request: HttpRequest, arena_id: int) -> HttpResponse:
     """The arena's page; htmx asks for its live part again every few seconds (the page's own
     socket pushes it at once when it changes)."""
-    live = selectors.arena_live(arena=_arena_or_404(arena_id), user=request.user)
+    arena = _arena_or_404(arena_id)
+    live = selectors.arena_live(arena=arena, user=request.user)
     if request.htmx:
         return render(request, "arena.html#live", live)
-    return render(request, "arena.html", live)
+    return render(request, "arena.html", {**live, **arena_chat_context(request, arena)})
 
 
 def _act(request: HttpRequest, arena_id: int, act) -> HttpResponse:
@@ -74,8 +76,11 @@ def _act(request: HttpRequest, arena_id: int, act) -> HttpResponse:
         act()
     except services.GameError as error:
         messages.error(request, refusals.words(error))
-        live = selectors.arena_live(arena=arena, user=request.user)
-        return render(request, "arena.html", live, status=refusals.status(error))
+        context = {
+            **selectors.arena_live(arena=arena, user=request.user),
+            **arena_chat_context(request, arena),
+        }
+        return render(request, "arena.html", context, status=refusals.status(error))
     return redirect("arena", arena_id=arena_id)
 
 

@@ -1,6 +1,7 @@
-"""Table talk: say a quick message or a line at a match, mute the opponent there, report a
-line. Thin: the services say who may; the line reaches every page (the sender's too) over
-its socket, so an htmx post is answered with nothing but a refusal's words."""
+"""Table talk: say a quick message or a line at a match or in an arena, mute the opponent at
+a match, report a line. Thin: the services say who may; the line reaches every page (the
+sender's too) over its socket, so an htmx post is answered with nothing but a refusal's
+words."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -21,9 +23,11 @@ from ...services import throttle
 from .common import safe_target
 
 
-def _answer(request: HttpRequest, match_id: int, said: str = "", error=None) -> HttpResponse:
+def _answer(
+    request: HttpRequest, match_id: int, said: str = "", error=None, home: str = ""
+) -> HttpResponse:
     """htmx: the chat's status line (a refusal in words, or what was done); a plain form:
-    back to the match page, with the words as a message."""
+    back to the match page (or ``home``), with the words as a message."""
     words = refusals.words(error) if error is not None else said
     if request.htmx:
         status = refusals.status(error) if isinstance(error, services.GameError) else 200
@@ -35,7 +39,8 @@ def _answer(request: HttpRequest, match_id: int, said: str = "", error=None) -> 
         messages.error(request, words)
     elif words:
         messages.success(request, words)
-    return redirect(safe_target(request, request.POST.get("back", ""), f"/matches/{match_id}/"))
+    home = home or f"/matches/{match_id}/"
+    return redirect(safe_target(request, request.POST.get("back", ""), home))
 
 
 @login_required
@@ -50,6 +55,21 @@ def chat_say(request: HttpRequest, match_id: int) -> HttpResponse:
     except (services.GameError, throttle.Throttled) as error:
         return _answer(request, match_id, error=error)
     return _answer(request, match_id)
+
+
+@login_required
+@require_POST
+def chat_say_arena(request: HttpRequest, arena_id: int) -> HttpResponse:
+    """A quick message (``phrase``) or a line of free chat (``text``) in the arena's chat."""
+    home = reverse("arena", args=[arena_id])
+    try:
+        services.chat_say_arena(
+            user=request.user, arena_id=arena_id, phrase=request.POST.get("phrase", ""),
+            text=request.POST.get("text", ""),
+        )  # fmt: skip
+    except (services.GameError, throttle.Throttled) as error:
+        return _answer(request, 0, error=error, home=home)
+    return _answer(request, 0, home=home)
 
 
 @login_required
@@ -73,11 +93,14 @@ def chat_mute(request: HttpRequest, match_id: int) -> HttpResponse:
 def chat_report(request: HttpRequest, line_id: int) -> HttpResponse:
     """Report a line of chat to the moderators."""
     match_id = int(request.POST.get("match", 0) or 0)
+    arena_id = request.POST.get("arena", "")
+    home = reverse("arena", args=[int(arena_id)]) if arena_id.isdigit() and not match_id else ""
     try:
         services.chat_report(reporter=request.user, line_id=line_id)
     except services.GameError as error:
-        return _answer(request, match_id, error=error)
-    return _answer(request, match_id, _("Thank you: a moderator will look at your report."))
+        return _answer(request, match_id, error=error, home=home)
+    thanks = _("Thank you: a moderator will look at your report.")
+    return _answer(request, match_id, thanks, home=home)
 
 
 def chat_context(request: HttpRequest, match) -> dict:
@@ -104,5 +127,24 @@ def chat_context(request: HttpRequest, match) -> dict:
         "chat_length": CHAT_LENGTH,
         "chat_opponent": opponent,
         "chat_muted": bool(opponent) and selectors.chat_muted(match, user),
+        "chat_sound": selectors.chat_sound_on(user=user),
+    }
+
+
+def arena_chat_context(request: HttpRequest, arena) -> dict:
+    """The arena page's chat: the lines its viewer reads (every account does), and whether
+    they may say some (its players and the moderators), with their choices."""
+    user = request.user
+    lines = selectors.arena_chat_lines(arena.pk, user)
+    return {
+        "chat_arena": arena,
+        "chat_room": ChatRoom.ARENA,
+        "chat_say_url": reverse("chat_say_arena", args=[arena.pk]),
+        "chat_may_say": selectors.may_talk_in_arena(arena.pk, user),
+        "chat_lines": chat_items(lines, user),
+        "chat_after": lines[-1].pk if lines else 0,
+        "chat_phrases": [(code, PHRASE_WORDS[code]) for code in services.PHRASES],
+        "chat_free": selectors.reads_free_chat(user),
+        "chat_length": CHAT_LENGTH,
         "chat_sound": selectors.chat_sound_on(user=user),
     }
