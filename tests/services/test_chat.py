@@ -151,3 +151,19 @@ def test_a_line_is_reported_by_a_reader_with_its_match(alice, bob, carol):
     assert Report.objects.filter(chat_line=line).count() == 1
     with pytest.raises(services.GameError):
         services.chat_report(reporter=bob, line_id=line.pk)
+
+
+def test_the_replay_keeps_the_chat_for_its_readers(alice, bob, carol):
+    match = start(alice, bob, spectators_allowed=True)
+    free_chat(alice, bob)
+    services.chat_say(user=alice, match_id=match.pk, text="<i>gl</i>")
+    services.chat_say(user=carol, match_id=match.pk, phrase="nice_trick", room="spectators")
+    resign(bob, match)
+    for reader, said in ((bob, ["&lt;i&gt;gl&lt;/i&gt;", "Nice trick!"]), (carol, ["Nice trick!"])):
+        client = Client()
+        client.force_login(reader)
+        page = client.get(f"/matches/{match.pk}/replay").content.decode()
+        chat = page.split("data-replay-chat", 1)[1].split("</ol>", 1)[0]
+        assert [word for word in said if word in chat] == said
+        assert "gl" not in chat or reader == bob  # the players' room is the players'
+        assert "<i>" not in chat and 'href="?step=0"' in chat

@@ -19,7 +19,7 @@ from ...db import selectors
 from ...models import Match, MatchStatus, TablePace, Theme
 from ...presentation import export, hints, refusals, review
 from ...presentation.board import board_context, pace_context
-from ...presentation.chat import log_with_chat
+from ...presentation.chat import chat_items, log_with_chat
 from ...presentation.jinja import render_board
 from ...presentation.replay import replay_context
 from ...public import PublicMatch, view_of
@@ -260,6 +260,8 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     except ValueError:
         step = 0
     context = replay_context(match, selectors.match_moves(match=match), step)
+    # The match's chat as its reader read it (the players: both rooms, now it is over).
+    context["chat_lines"] = chat_items(selectors.chat_lines(match, request.user), request.user)
     # A voided match shows no analysis (nor puzzles): it no longer counts.
     context["analysable"] = match.status == MatchStatus.FINISHED
     if context["analysable"] and request.GET.get("analysis") == "1":  # the toggle is on
