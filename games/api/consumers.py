@@ -1,12 +1,12 @@
-"""``/api/v1/ws/account`` and ``/api/v1/ws/matches/<id>?since=<version>``: a feed's events as
-JSON frames (a ``streams.Stream``). Authenticated by the ``Authorization: Bearer`` header, or
-(a browser's WebSocket sets no header) by the subprotocols ``euchre.v1`` and
-``euchre.token.<token>``, the socket then speaking ``euchre.v1`` (no cookie, so no origin
-check); refusals accept the socket, send an error frame and close with the codes of
-``games.realtime.sockets``. On a match's socket a player may also send moves,
-``{"action": "play:JH", "version": 12}``, through the same pipeline as the site's (a refused
-one gets an error frame, a stale one with the match now); the new state comes back through
-the match's room."""
+"""``/api/v1/ws/account``, ``/api/v1/ws/matches/<id>?since=<version>`` and
+``/api/v1/ws/arenas/<id>``: a feed's events as JSON frames (a ``streams.Stream``). Authenticated
+by the ``Authorization: Bearer`` header, or (a browser's WebSocket sets no header) by the
+subprotocols ``euchre.v1`` and ``euchre.token.<token>``, the socket then speaking ``euchre.v1``
+(no cookie, so no origin check); refusals accept the socket, send an error frame and close with
+the codes of ``games.realtime.sockets``. On a match's socket a player may also send moves,
+``{"action": "play:JH", "version": 12}``, through the same pipeline as the site's (a refused one
+gets an error frame, a stale one with the match now); the new state comes back through the
+match's room."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ from .auth import (
     token_from_subprotocols,
 )
 from .cors import origins_allowed
-from .feeds import AccountFeed, Feed, MatchFeed
+from .feeds import AccountFeed, ArenaFeed, Feed, MatchFeed
 from .streams import Stream, authenticate_again, close_code, status_of
 
 # Sent when a heartbeat (``REALTIME_HEARTBEAT_SECONDS``) finds nothing else to send, as the
@@ -99,6 +99,8 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
             _origin_checked(self.scope, row.user_id)
             if "match_id" in kwargs:
                 feed: Feed = MatchFeed(token=row, match_id=kwargs["match_id"], since=self._since())
+            elif "arena_id" in kwargs:
+                feed = ArenaFeed(token=row, arena_id=kwargs["arena_id"])
             else:
                 feed = AccountFeed(token=row)
             first = feed.start()

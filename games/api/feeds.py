@@ -7,8 +7,9 @@ gets the moves made since (``Move.version``), then the match as it is: exactly w
 missed. A match's stream ends after the state that shows it over (``finished``), unless its
 rematch may still come: then it stays open until the rematch is settled (``rematch`` events);
 a player's hears when the opponent leaves the table and comes back (``opponent_events``). An
-account's hears its matches start and end, its challenges and its rematch offers. The stream
-http and the websocket carry the same events (``streams``)."""
+account's hears its matches start and end, its challenges and its rematch offers. An arena's
+sends the arena with its standings as it opens and again at each change, and its chat, until
+the arena is over. The stream http and the websocket carry the same events (``streams``)."""
 
 from __future__ import annotations
 
@@ -19,15 +20,31 @@ from django.utils import timezone
 
 from .. import services
 from ..db import statements
-from ..db.selectors.chat import chat_lines
+from ..db.selectors.arenas import arena_by_id, arena_standings
+from ..db.selectors.chat import arena_chat_lines, chat_lines
 from ..db.selectors.lobby import pending_challenges
 from ..db.selectors.matches import match_for_viewer, my_active_matches, my_rematch_offers
 from ..engine import State
-from ..models import Challenge, ChatLine, Match, MatchStatus, Move, RematchState
+from ..models import (
+    Arena,
+    ArenaPlayer,
+    Challenge,
+    ChatLine,
+    Match,
+    MatchStatus,
+    Move,
+    RematchState,
+)
 from ..presentation.chat import line_words
 from ..public import PublicMatch, shapes
 from ..services import REMATCH_LAPSE, GameError, NotAllowed, NotFound
-from ..services.events import api_account_group, api_token_group, lobby_user_group, user_group
+from ..services.events import (
+    api_account_group,
+    api_token_group,
+    arena_group,
+    lobby_user_group,
+    user_group,
+)
 from .auth import token_live
 
 
@@ -74,6 +91,8 @@ class Feed:
         raise NotImplementedError
 
     finished = False  # its last event is sent: the stream ends (a match's, once it is over)
+    over = "over"  # the refusal whose words its ``closed`` event ``over`` says
+    chats = False  # it carries a chat's lines (``chat_events``), with a catch-up as it opens
 
     # The stream's life: a row while it is open (``Connection``, kind "stream"), for the cap
     # on an account's streams and, for a player's stream of their match, presence: the
@@ -108,6 +127,8 @@ def clock() -> datetime:
 
 class MatchFeed(Feed):
     """One match: every change with its version, for a player or a spectator."""
+
+    chats = True
 
     def __init__(self, *, token, match_id: int, since: int | None = None):
         super().__init__(token=token)
@@ -199,7 +220,7 @@ class MatchFeed(Feed):
         caller reads (``selectors.chat_lines``: rooms, blocks, mutes), or a line removed.
         ``line_id`` None: whatever was said since (the stream's catch-up as it opens)."""
         if removed:
-            return [{"type": "chatRemoved", "match_id": self.match_id, "id": line_id}]
+            return [chat_removed_event(line_id, match_id=self.match_id)]
         if line_id is not None and line_id <= self.chat_seen:
             return []
         said = ChatLine.objects.filter(match_id=self.match_id, pk__gt=self.chat_seen)
@@ -209,7 +230,7 @@ class MatchFeed(Feed):
         lines = chat_lines(match, self.user, after=self.chat_seen)
         if lines:
             self.chat_seen = lines[-1].pk
-        return [chat_event(line, self.match_id) for line in lines]
+        return [chat_event(line) for line in lines]
 
     def table_events(self, table) -> list[dict] | None:
         """The events the match's room's ``table`` (``games.realtime.tables.Table``) brings:
@@ -306,12 +327,13 @@ class MatchFeed(Feed):
         return events + self._settled(match)
 
 
-def chat_event(line, match_id: int) -> dict:
-    """A line of chat as a stream sends it: the quick message's code and its words in the
-    stream's language, or the text typed (plain text, never markup)."""
+def chat_event(line: ChatLine) -> dict:
+    """A line of chat as a stream sends it, with its match's or its arena's id: the quick
+    message's code and its words in the stream's language, or the text typed (plain text,
+    never markup)."""
     return {
         "type": "chat",
-        "match_id": match_id,
+        **_where(line.arena_id, line.match_id),
         "id": line.pk,
         "room": line.room,
         "author": shapes.player(line.author),
@@ -319,6 +341,15 @@ def chat_event(line, match_id: int) -> dict:
         "text": line.text or None,
         "words": line_words(line),
     }
+
+
+def chat_removed_event(line_id: int, *, arena_id: int | None = None, match_id: int | None = None):
+    """A line a moderator removed: a client drops it from what it shows."""
+    return {"type": "chatRemoved", **_where(arena_id, match_id), "id": line_id}
+
+
+def _where(arena_id: int | None, match_id: int | None) -> dict:
+    return {"arena_id": arena_id} if arena_id is not None else {"match_id": match_id}
 
 
 def _state(match: PublicMatch, state: State | None, seat: int | None) -> dict:
@@ -444,3 +475,95 @@ def _rematch_gone(row: Match) -> str:
     if row.rematch_state in (RematchState.DECLINED, RematchState.LAPSED):
         return row.rematch_state
     return "withdrawn"
+
+
+class ArenaFeed(Feed):
+    """One arena: the arena with its standings (``GET arenas/<id>``'s answer) as the stream
+    opens and again whenever it changes (the arena's pages' ``arena.changed``), and the lines
+    of its chat the caller reads (``arena_chat_lines``), until the arena is over: finished or
+    cancelled, the stream ends after the ``arena`` event that shows it."""
+
+    chats = True
+    over = "arena_over"
+
+    def __init__(self, *, token, arena_id: int):
+        super().__init__(token=token)
+        self.arena_id = arena_id
+        self.shown: dict | None = None  # the arena as last sent
+        # The last line of its chat sent (lines said before the stream opened are not).
+        self.chat_seen = 0
+
+    def groups(self) -> list[str]:
+        return [arena_group(self.arena_id), *super().groups()]
+
+    def start(self) -> list[dict]:
+        """The arena as it is: refused (404) if there is no such arena."""
+        if arena_by_id(self.arena_id) is None:
+            raise NotFound("no_such_arena")
+        last = ChatLine.objects.filter(arena_id=self.arena_id).order_by("-pk").first()
+        self.chat_seen = last.pk if last is not None else 0
+        return self.changed()
+
+    def changed(self) -> list[dict]:
+        """The arena, if it changed since last sent (any news of the feed's groups, and each
+        heartbeat, read it again: a push lost on the way is caught up)."""
+        arena = arena_by_id(self.arena_id)
+        if arena is None:
+            return []
+        detail = arena_detail(arena, self.user)
+        self.finished = arena.status in (Arena.Status.FINISHED, Arena.Status.CANCELLED)
+        if detail == self.shown:
+            return []
+        self.shown = detail
+        return [{"type": "arena", **detail}]
+
+    def chat_events(self, line_id: int | None, removed: bool) -> list[dict]:
+        """The chat's news (the arena group's ``arena.chat``): the lines said since the last
+        sent that the caller reads, or a line removed; ``line_id`` None: the catch-up as the
+        stream opens."""
+        if removed:
+            return [chat_removed_event(line_id, arena_id=self.arena_id)]
+        if line_id is not None and line_id <= self.chat_seen:
+            return []
+        lines = arena_chat_lines(self.arena_id, self.user, after=self.chat_seen)
+        if lines:
+            self.chat_seen = lines[-1].pk
+        return [chat_event(line) for line in lines]
+
+
+def arena_shape(arena: Arena, entry: ArenaPlayer | None) -> dict:
+    """An arena as the API lists it, with the caller's entry in it (None: not joined)."""
+    return {
+        "id": arena.pk,
+        "name": arena.name,
+        "status": arena.status,
+        "starts_at": arena.starts_at.isoformat(),
+        "ends_at": arena.ends_at.isoformat(),
+        "minutes": arena.minutes,
+        "options": arena.match_options(),
+        "invited_only": arena.invited_only,
+        "bots_allowed": arena.bots_allowed,
+        "joined": entry is not None and not entry.removed,
+        "paused": bool(entry and entry.paused),
+    }
+
+
+def arena_detail(arena: Arena, user) -> dict:
+    """An arena with its standings (score, then performance), as ``user`` reads it."""
+    entry = ArenaPlayer.objects.filter(arena=arena, user=user).first()
+    return {
+        **arena_shape(arena, entry),
+        "standings": [
+            {
+                "rank": row.rank,
+                "player": shapes.player(row.player),
+                "score": row.score,
+                "on_fire": row.fire,
+                "wins": row.wins,
+                "losses": row.losses,
+                "performance": row.performance,
+                "paused": row.paused,
+            }  # fmt: skip
+            for row in arena_standings(arena=arena)
+        ],
+    }

@@ -389,6 +389,38 @@ class ChatRemovedEvent(Shape):
     id: int
 
 
+class ArenaEvent(ArenaDetail):
+    """The arena with its standings (``GET arenas/{id}``'s answer): first, and again whenever
+    it changes (its status, its players, a result)."""
+
+    type: Literal["arena"]
+
+
+class ArenaChatEvent(Shape):
+    """A line of the arena's chat (its players and the moderators say them; every account
+    reads them): never a line by a player the caller blocked; free chat only if the caller
+    turned it on."""
+
+    type: Literal["chat"]
+    arena_id: int
+    id: int
+    room: Literal["arena"]
+    author: Player
+    phrase: Literal[PHRASES] | None = Field(  # type: ignore[valid-type]
+        description="a quick message's code (null: free chat)"
+    )
+    text: str | None = Field(description="free chat as typed: plain text, never markup")
+    words: str = Field(description="what it says, a quick message in the stream's language")
+
+
+class ArenaChatRemovedEvent(Shape):
+    """A moderator removed a line of the arena's chat: a client drops it from what it shows."""
+
+    type: Literal["chatRemoved"]
+    arena_id: int
+    id: int
+
+
 class RematchEvent(Shape):
     """A finished match's rematch, after the ``state`` that shows it: offered (also as the
     stream opens), then accepted (the new match's id), declined, withdrawn or lapsed. The
@@ -455,8 +487,9 @@ MATCH_EVENTS = (MoveEvent, StateEvent, OpponentGone, RematchEvent, ChatEvent, Ch
 ACCOUNT_EVENTS = (IdleEvent, MatchStartEvent, MatchFinishEvent, ChallengeEvent,
                   ChallengeGoneEvent, RematchOfferEvent, RematchGoneEvent,
                   ClosedEvent)  # fmt: skip
+ARENA_EVENTS = (ArenaEvent, ArenaChatEvent, ArenaChatRemovedEvent, ClosedEvent)
 ANSWERS = (Error, Account, BotSettings, PublicPlayer, Leaderboard, BotsOnline, MatchAndView,
-           Arenas, ArenaDetail,
+           Arenas, ArenaDetail, *ARENA_EVENTS,
            MatchWatched, History, Challenges, Challenge, ChallengeAnswered, Puzzle,
            PuzzleAnswer, *MATCH_EVENTS, *ACCOUNT_EVENTS, ErrorFrame, MoveFrame,
            HeartbeatFrame)  # fmt: skip
@@ -478,12 +511,21 @@ CLOSE_CODES = {
     4404: "no such match",
     4429: "too many streams or sockets (the error frame says when to try again)",
 }
+# An arena's socket: its own words for what differs.
+ARENA_CLOSE_CODES = {
+    **CLOSE_CODES,
+    4400: "the request could not be read: no ``euchre.v1`` among the subprotocols offered",
+    1000: "the arena is over: finished or cancelled (after the ``closed`` event ``over``)",
+    4403: "opened from a web page whose origin the token's player does not list",
+    4404: "no such arena",
+}
 SOCKETS = [
     {
         "path": "/api/v1/ws/account",
         "about": "The account stream's events as JSON frames.",
         "events": ACCOUNT_EVENTS,
         "sends": None,
+        "close_codes": CLOSE_CODES,
     },
     {
         "path": "/api/v1/ws/matches/{match_id}?since=<version>",
@@ -491,6 +533,15 @@ SOCKETS = [
         "refused move gets an error frame and changes nothing.",
         "events": MATCH_EVENTS,
         "sends": MoveFrame,
+        "close_codes": CLOSE_CODES,
+    },
+    {
+        "path": "/api/v1/ws/arenas/{arena_id}",
+        "about": "The arena stream's events as JSON frames (it takes no messages: say a line "
+        "with ``POST /api/v1/arenas/{id}/chat``).",
+        "events": ARENA_EVENTS,
+        "sends": None,
+        "close_codes": ARENA_CLOSE_CODES,
     },
 ]
 
@@ -510,9 +561,9 @@ def websockets() -> list[dict]:
                 "frame": ref(HeartbeatFrame),
                 "about": "sent when nothing else was for that long: a client that hears "
                 "nothing for three times as long may take the socket for cut off and "
-                "reconnect with ``since``",
+                "reconnect (to a match's with ``since``)",
             },
-            "close_codes": {str(code): about for code, about in CLOSE_CODES.items()},
+            "close_codes": {str(code): about for code, about in socket["close_codes"].items()},
         }
         for socket in SOCKETS
     ]
@@ -542,6 +593,10 @@ def components() -> dict:
         for field, values in words.items():
             shapes[name]["properties"][field]["enum"] = values
     shapes["MatchEvent"] = {"description": "A match stream's line or frame", **one_of(MATCH_EVENTS)}
+    shapes["ArenaStreamEvent"] = {
+        "description": "An arena stream's line or frame",
+        **one_of(ARENA_EVENTS),
+    }
     shapes["AccountEvent"] = {
         "description": "An account stream's line or frame",
         **one_of(ACCOUNT_EVENTS),

@@ -5,7 +5,8 @@ change from it; both kinds hear their token's revocation and their player's sess
 on the channel layer, and the process's heartbeat checks the token and keeps a player's
 presence (``games.realtime.tables``). A stream sends its first events at once (``Feed.start``)
 and ends with a ``closed`` event: its token revoked, or its match over (``close_code``: the
-websocket's close code for each)."""
+websocket's close code for each). An arena's stream hears its arena's group: its changes and,
+in turn, its chat's."""
 
 from __future__ import annotations
 
@@ -35,9 +36,11 @@ def line(event: dict) -> bytes:
     return json.dumps(event, separators=(",", ":")).encode() + b"\n"
 
 
-def closed_event(code: str) -> dict:
-    """The last event of a stream that the server ends, in the player's words."""
-    return {"type": "closed", "code": code, "detail": refusals.words(services.GameError(code))}
+def closed_event(code: str, said_as: str | None = None) -> dict:
+    """The last event of a stream that the server ends, in the player's words (those of the
+    refusal ``said_as``, if not ``code``'s own: an arena's ``over``)."""
+    words = refusals.words(services.GameError(said_as or code))
+    return {"type": "closed", "code": code, "detail": words}
 
 
 NORMAL_CLOSURE = 1000  # RFC 6455: the purpose the connection was for is fulfilled
@@ -71,8 +74,9 @@ class Stream(Member):
         was said between the feed's first read and the joining), then a match's stream
         follows the match's room."""
         self.inbox.put_nowait(("beat", False))
-        if isinstance(self.feed, MatchFeed):
+        if self.feed.chats:
             self.inbox.put_nowait(("chat", (None, False)))  # and the lines said meanwhile
+        if isinstance(self.feed, MatchFeed):
             self.room = await rooms().enter(self.feed.match_id)
             with contextlib.suppress(Gone):  # the next event says the match is gone
                 await self.room.join(self.mailbox, self, presence=self.feed.playing)
@@ -85,7 +89,11 @@ class Stream(Member):
             self.room.leave(self.mailbox, presence=self.feed.playing)
 
     def hear(self, message: dict) -> None:
-        """The layer's news for the feed's groups (its token, its player)."""
+        """The layer's news for the feed's groups (its token, its player; an arena's
+        changes and its chat, which keeps its turn as a match's room's does)."""
+        if message.get("type") == "arena.chat":
+            self.chat_news(message["line"], message["removed"])
+            return
         self.inbox.put_nowait(("layer", message))
 
     async def _table(self, revision: int, table) -> None:
@@ -95,7 +103,7 @@ class Stream(Member):
         self.inbox.put_nowait(("beat", touch))
 
     def chat_news(self, line_id: int | None, removed: bool) -> None:
-        """The room's news of the match's chat (a match's stream only)."""
+        """The news of the feed's chat: a match's from its room, an arena's from its group."""
         self.inbox.put_nowait(("chat", (line_id, removed)))
 
     async def events(self) -> AsyncIterator[tuple[list[dict], bool]]:
@@ -143,7 +151,7 @@ class Stream(Member):
 
     def _closed(self, code: str) -> dict:
         with translation.override(self.language):
-            return closed_event(code)
+            return closed_event(code, self.feed.over if code == "over" else code)
 
 
 def _on(feed: Feed, messages: list[dict | None], language: str) -> list[dict]:
@@ -156,7 +164,7 @@ def _on(feed: Feed, messages: list[dict | None], language: str) -> list[dict]:
 
 
 def _chat(feed: Feed, line_id: int, removed: bool, language: str) -> list[dict]:
-    """A match's chat events, the quick messages in the stream's language."""
+    """A chat's events, the quick messages in the stream's language."""
     with translation.override(language):
         return feed.chat_events(line_id, removed)
 

@@ -15,5 +15,6 @@ websocket_urlpatterns = [
 api_websocket_urlpatterns = [
     path("api/v1/ws/account", StreamConsumer.as_asgi()),
     path("api/v1/ws/matches/<match:match_id>", StreamConsumer.as_asgi()),
+    path("api/v1/ws/arenas/<id:arena_id>", StreamConsumer.as_asgi()),
     re_path(r"", consumers.NoSuchSocket.as_asgi()),
 ]

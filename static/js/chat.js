@@ -64,9 +64,11 @@
 
   document.addEventListener("htmx:wsAfterMessage", take); // the match page's socket
   document.addEventListener("chat:news", take); // the arena page's (challenges.js)
+  // An arena's log opens at its last line; a match page's log is table.js's to scroll (as
+  // each board arrives: scrolled here too, as the page opens, the log moved under a reader).
   document.addEventListener("DOMContentLoaded", function () {
     var shown = box();
-    if (shown) shown.scrollTop = shown.scrollHeight;
+    if (shown && !document.getElementById("board")) shown.scrollTop = shown.scrollHeight;
   });
 
   // A line sent: the box empties for the next. A refusal (a 4xx, its words in #chat-status:

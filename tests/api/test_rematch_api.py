@@ -15,7 +15,7 @@ from games.api import feeds
 from games.models import Match, MatchStatus, RematchState
 from tests.support.api import program, refused, token_for
 from tests.support.matches import both_acted, resign, start
-from tests.support.streams import db, open_stream, until
+from tests.support.streams import db, ended, open_stream, until
 
 KINDS = ["http", "websocket"]
 
@@ -135,16 +135,6 @@ async def after_the_final_state(stream) -> dict:
     while state["match"]["status"] == MatchStatus.ACTIVE:
         state = await until(stream, "state")
     return state
-
-
-async def ended(kind: str, stream) -> object:
-    if kind == "http":
-        with pytest.raises(StopAsyncIteration):
-            await stream.next()
-        return "end"
-    output = await stream.communicator.receive_output(timeout=5)
-    assert output["type"] == "websocket.close"
-    return output["code"]
 
 
 @streams

@@ -22,21 +22,10 @@ from tests.support.api import token_for
 from tests.support.matches import start
 from tests.support.players import session_cookie
 from tests.support.servers import Server, server_env
-from tests.support.streams import db, move_once, open_stream, until
+from tests.support.streams import db, ended, move_once, open_stream, until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 KINDS = ["http", "websocket"]
-
-
-async def ended(kind: str, stream) -> object:
-    """How the stream ended: the http response's end, or the websocket's close code."""
-    if kind == "http":
-        with pytest.raises(StopAsyncIteration):
-            await stream.next()
-        return "end"
-    output = await stream.communicator.receive_output(timeout=5)
-    assert output["type"] == "websocket.close"
-    return output["code"]
 
 
 def http_first(server: Server, token: str, path: str) -> bytes:

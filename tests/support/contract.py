@@ -119,6 +119,8 @@ def event(path: str, value: dict) -> None:
         name = "HeartbeatFrame"
     else:
         name = "AccountEvent" if path.rstrip("/").endswith("/account") else "MatchEvent"
+        if "/arenas/" in path:
+            name = "ArenaStreamEvent"
     valid(name, value)
 
 

@@ -7,6 +7,7 @@ import contextlib
 import json
 import random
 
+import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import AsyncClient
@@ -55,8 +56,11 @@ class HttpStream:
         await self.lines.aclose()
 
 
-async def http_stream(token: str, path: str) -> HttpStream:
-    response = await AsyncClient().get(path, headers={"authorization": f"Bearer {token}"})
+async def http_stream(token: str, path: str, language: str | None = None) -> HttpStream:
+    headers = {"authorization": f"Bearer {token}"}
+    if language is not None:
+        headers["accept-language"] = language
+    response = await AsyncClient().get(path, headers=headers)
     assert response.status_code == 200 and response["Content-Type"] == "application/x-ndjson"
     return HttpStream(response)
 
@@ -79,18 +83,33 @@ class SocketStream:
         await self.communicator.disconnect()
 
 
-async def socket_stream(token: str, path: str) -> SocketStream:
+async def socket_stream(token: str, path: str, language: str | None = None) -> SocketStream:
     headers = [(b"host", b"testserver"), (b"authorization", f"Bearer {token}".encode())]
+    if language is not None:
+        headers.append((b"accept-language", language.encode()))
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect()
     assert connected
     return SocketStream(communicator, path.split("?")[0])
 
 
-async def open_stream(kind: str, token: str, path: str):
+async def open_stream(kind: str, token: str, path: str, language: str | None = None):
+    """A stream of ``path`` (``account``, ``matches/<id>``, ``arenas/<id>``) over http or a
+    websocket, its words in ``language`` if given (Accept-Language)."""
     if kind == "http":
-        return await http_stream(token, "/api/v1/stream/" + path)
-    return await socket_stream(token, "/api/v1/ws/" + path)
+        return await http_stream(token, "/api/v1/stream/" + path, language)
+    return await socket_stream(token, "/api/v1/ws/" + path, language)
+
+
+async def ended(kind: str, stream) -> object:
+    """How the stream ended: the http response's end, or the websocket's close code."""
+    if kind == "http":
+        with pytest.raises(StopAsyncIteration):
+            await stream.next()
+        return "end"
+    output = await stream.communicator.receive_output(timeout=5)
+    assert output["type"] == "websocket.close"
+    return output["code"]
 
 
 async def until(stream, kind: str, **fields) -> dict:

@@ -45,6 +45,7 @@ def test_a_program_at_the_api_s_address_is_told_where_the_reference_schema_and_s
             assert index["streams"] == [
                 "http://testserver/api/v1/stream/account",
                 "http://testserver/api/v1/stream/matches/{match_id}",
+                "http://testserver/api/v1/stream/arenas/{arena_id}",
             ]
             sockets = [f"ws://testserver{s['path']}" for s in schema["x-websockets"]]
             assert index["websockets"] == sockets and "ws://testserver/api/v1/ws/account" in sockets

@@ -27,7 +27,7 @@ send it as `Authorization: Bearer <token>`. Every refusal under `/api/` is JSON 
 unless something could not be read; a path nothing serves is 404 `not_found`, a method an
 address does not take 405 `method_not_allowed`), the detail in the player's words
 (Accept-Language). Streams are newline-delimited JSON (a blank line is a heartbeat); the same
-events come over the websocket `/api/v1/ws/account` and
+events come over the websockets `/api/v1/ws/account`, `/api/v1/ws/arenas/{{id}}` and
 `/api/v1/ws/matches/{{id}}?since=<version>` (a heartbeat is a `{{"type": "heartbeat"}}` frame;
 a browser, which cannot set the header, offers the subprotocols `euchre.v1` and
 `euchre.token.<token>`, and from a web page the origin must be one the player lists). A web

@@ -8,48 +8,12 @@ from ninja import Router
 
 from ... import services
 from ...db import selectors
-from ...models import Arena, ArenaPlayer
-from ...public import shapes
+from ...models import ArenaPlayer
+from ..feeds import arena_detail, arena_shape
 from ..schemas import ArenaDetail, Arenas, answers
 from .common import PLAY, READ, Id
 
 router = Router()
-
-
-def arena_shape(arena: Arena, entry: ArenaPlayer | None) -> dict:
-    return {
-        "id": arena.pk,
-        "name": arena.name,
-        "status": arena.status,
-        "starts_at": arena.starts_at.isoformat(),
-        "ends_at": arena.ends_at.isoformat(),
-        "minutes": arena.minutes,
-        "options": arena.match_options(),
-        "invited_only": arena.invited_only,
-        "bots_allowed": arena.bots_allowed,
-        "joined": entry is not None and not entry.removed,
-        "paused": bool(entry and entry.paused),
-    }
-
-
-def _detail(arena: Arena, user) -> dict:
-    live = selectors.arena_live(arena=arena, user=user)
-    return {
-        **arena_shape(arena, live["entry"]),
-        "standings": [
-            {
-                "rank": row.rank,
-                "player": shapes.player(row.player),
-                "score": row.score,
-                "on_fire": row.fire,
-                "wins": row.wins,
-                "losses": row.losses,
-                "performance": row.performance,
-                "paused": row.paused,
-            }  # fmt: skip
-            for row in live["standings"]
-        ],
-    }
 
 
 @router.get("/arenas", auth=READ, tags=["arenas"], openapi_extra=answers(Arenas))
@@ -71,7 +35,7 @@ def arena(request, arena_id: Id):
     found = selectors.arena_by_id(arena_id)
     if found is None:
         raise services.NotFound("no_such_arena")
-    return _detail(found, request.user)
+    return arena_detail(found, request.user)
 
 
 @router.post(
@@ -84,7 +48,7 @@ def arena_join(request, arena_id: Id):
     """Join an arena (again: back from a pause). While it runs, a free player with a stream or
     socket open is paired within seconds: the match comes as a ``matchStart``."""
     services.arena_join(user=request.user, arena_id=arena_id)
-    return _detail(selectors.arena_by_id(arena_id), request.user)
+    return arena_detail(selectors.arena_by_id(arena_id), request.user)
 
 
 @router.post(
@@ -96,4 +60,4 @@ def arena_join(request, arena_id: Id):
 def arena_pause(request, arena_id: Id):
     """Leave the pairing for now (a match in play goes on); join again to come back."""
     services.arena_pause(user=request.user, arena_id=arena_id)
-    return _detail(selectors.arena_by_id(arena_id), request.user)
+    return arena_detail(selectors.arena_by_id(arena_id), request.user)

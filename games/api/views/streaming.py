@@ -10,7 +10,7 @@ from django.http import StreamingHttpResponse
 from django.utils.translation import get_language
 from ninja import Router
 
-from ..feeds import AccountFeed, MatchFeed
+from ..feeds import AccountFeed, ArenaFeed, MatchFeed
 from ..schemas import stream_answers
 from ..streams import ndjson
 from .common import STREAM, Id
@@ -68,4 +68,23 @@ def stream_match(request, match_id: Id, since: int | None = None):
     event, and ends (``over``) once the rematch started, was declined or lapsed, or the two
     minutes passed with no offer standing."""
     feed = MatchFeed(token=request.api_token, match_id=match_id, since=since)
+    return _stream(feed, feed.start())
+
+
+@router.get(
+    "/stream/arenas/{int:arena_id}",
+    auth=STREAM,
+    tags=["streams"],
+    openapi_extra=stream_answers(
+        "ArenaStreamEvent", "One ArenaStreamEvent a line; a blank line: a heartbeat"
+    ),
+)
+def stream_arena(request, arena_id: Id):
+    """One arena as newline-delimited JSON: the ``arena`` with its standings first (as ``GET
+    arenas/{id}`` answers), then again whenever it changes; each line of its chat the caller
+    reads comes as ``chat`` (a quick message in the stream's language; lines said before the
+    stream opened do not come), ``chatRemoved`` when a moderator removes one. A ``closed``
+    event ends it: ``over`` after the ``arena`` that shows it finished or cancelled, or
+    ``token_revoked``."""
+    feed = ArenaFeed(token=request.api_token, arena_id=arena_id)
     return _stream(feed, feed.start())
