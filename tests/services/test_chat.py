@@ -156,7 +156,7 @@ def test_a_line_is_reported_by_a_reader_with_its_match(alice, bob, carol):
 def test_the_replay_keeps_the_chat_for_its_readers(alice, bob, carol):
     match = start(alice, bob, spectators_allowed=True)
     free_chat(alice, bob)
-    services.chat_say(user=alice, match_id=match.pk, text="<i>gl</i>")
+    line = services.chat_say(user=alice, match_id=match.pk, text="<i>gl</i>")
     services.chat_say(user=carol, match_id=match.pk, phrase="nice_trick", room="spectators")
     resign(bob, match)
     for reader, said in ((bob, ["&lt;i&gt;gl&lt;/i&gt;", "Nice trick!"]), (carol, ["Nice trick!"])):
@@ -167,3 +167,9 @@ def test_the_replay_keeps_the_chat_for_its_readers(alice, bob, carol):
         assert [word for word in said if word in chat] == said
         assert "gl" not in chat or reader == bob  # the players' room is the players'
         assert "<i>" not in chat and 'href="?step=0"' in chat
+        if reader == bob:  # each line a reader was shown may be reported from here too
+            assert f'data-chat-report="{line.pk}"' in chat
+            answer = client.post(
+                f"/chat/{line.pk}/report", {"match": match.pk}, HTTP_HX_REQUEST="true"
+            )
+            assert answer.status_code == 200 and Report.objects.get(chat_line=line).reporter == bob
