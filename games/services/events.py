@@ -168,11 +168,8 @@ def _send(
         "opened": opened,
     }
     layer = get_channel_layer()
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    loop = _serving_loop()
     if loop is not None:  # a thread serving the server's loop: a view, a consumer's database call
-        if not loop.is_running():  # a shutdown: its sockets are closing anyway
-            log.info("server stopping: match %s not pushed", match_id)
-            return
         # Handed to the loop without waiting for it: this thread is the process's one database
         # thread, and the next move should not queue behind a Redis round trip. Pushes handed
         # over in order go out in order (the loop runs them first come, first served).
@@ -183,6 +180,15 @@ def _send(
         _wait_for(_group_send, layer, match_group(match_id), event, lobby, watch)
     except Exception:  # the layer is down: the change is saved; sockets catch up by version
         log.warning("could not push match %s to its sockets", match_id, exc_info=True)
+
+
+def _serving_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop this thread serves (a server's, for a view or a consumer's
+    database call), or None. asgiref leaves the last one in the thread's locals after the
+    call that set it has ended (a test's async_to_sync, a script's): one no longer running is
+    none, and the push is waited for here instead of being dropped."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
 
 
 def _wait_for(push: Callable, *args) -> None:
@@ -253,10 +259,9 @@ def send_to_group(group: str, event: dict) -> None:
     """Send ``event`` to every socket in ``group`` now (from synchronous code): what the
     pushes after a commit do, for news that is not a match's."""
     layer = get_channel_layer()
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    loop = _serving_loop()
     if loop is not None:  # a thread serving the server's loop: handed over, not waited for
-        if loop.is_running():
-            loop.call_soon_threadsafe(loop.create_task, _pushing_to(layer, group, event))
+        loop.call_soon_threadsafe(loop.create_task, _pushing_to(layer, group, event))
         return
     try:
         _wait_for(twice, layer.group_send, group, event)

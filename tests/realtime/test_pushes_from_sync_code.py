@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from asgiref.sync import SyncToAsync, async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection, transaction
 
@@ -53,3 +54,17 @@ def test_a_match_change_committed_under_a_running_loop_reaches_its_sockets(monke
     heard = heard_by(events.match_group(11), change)
 
     assert (heard["type"], heard["match_id"], heard["version"]) == ("match.changed", 11, 4)
+
+
+def test_a_push_from_a_thread_asgiref_once_ran_sync_code_in_still_goes_out():
+    """asgiref leaves the loop of an ended ``async_to_sync`` call in the thread's locals (its
+    sync code ran in this thread): that loop runs no more, and a push was dropped as if the
+    server were stopping (seen in CI, once another test had used the test client here)."""
+    async_to_sync(sync_to_async(lambda: None))()
+    stale = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    assert stale is not None and not stale.is_running()
+    news = {"type": "user.changed", "goto": 4}
+
+    heard = heard_by(events.user_group(8), lambda: events.send_to_group(events.user_group(8), news))
+
+    assert heard == news

@@ -43,10 +43,14 @@ def rematch_played(program: subprocess.Popen, bot_account, person) -> Match:
         return found
 
     def persons_turn_played(match: Match) -> bool:
+        """Whether both players have acted (then resigning ends the match, not calls it off);
+        the person passes on their turn until then."""
         match = Match.objects.select_related("player0", "player1").get(pk=match.pk)
+        if match.both_acted:
+            return True
         if match.players[match.state.turn] == person:
             pass_if_allowed(match)
-        return match.moves.filter(seat=match.seat_of(bot_account)).exists()
+        return False
 
     until(lambda: persons_turn_played(first), "made a first move")
     services.match_resign(user=person, match_id=first.pk)
