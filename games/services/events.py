@@ -192,13 +192,19 @@ def _serving_loop() -> asyncio.AbstractEventLoop | None:
 
 
 def _wait_for(push: Callable, *args) -> None:
-    """Runs ``push`` to its end from synchronous code that no server loop serves (the task
-    worker, a script). A thread running an event loop of its own cannot wait on a coroutine
-    (Playwright's sync API keeps one in the browser tests' main thread, where their matches are
-    set up): there the push runs in a thread of its own."""
+    """Runs ``push`` to its end from synchronous code that no running server loop serves (the
+    task worker, a script, a server's database thread as it stops). Two kinds of thread cannot
+    wait on a coroutine themselves: one running an event loop of its own (Playwright's sync API
+    keeps one in the browser tests' main thread, where their matches are set up), and one whose
+    locals still name a loop that stopped (asgiref's ``async_to_sync`` would hand the push to
+    that loop and wait for ever: a server's thread as it shuts down). There the push runs in a
+    thread of its own."""
     try:
         asyncio.get_running_loop()
+        busy = True
     except RuntimeError:
+        busy = getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None
+    if not busy:
         async_to_sync(push)(*args)
         return
     with ThreadPoolExecutor(max_workers=1) as pool:
