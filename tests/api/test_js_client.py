@@ -90,7 +90,7 @@ def test_the_js_client_accepts_a_persons_rematch_and_plays_it(node, alice, bob):
     server = Server(server_env(MOVE_LIMIT_PER_10_SECONDS="1000")).start()
     js = js_bot(node, server, token_for(alice))
     try:
-        new = rematch_played(js, alice, bob)
+        new = rematch_played(server, alice, bob)
     finally:
         js.terminate()
         js.wait(timeout=10)

@@ -65,7 +65,7 @@ def test_the_client_accepts_a_persons_rematch_and_plays_it(alice, bob):
     server = Server(server_env(MOVE_LIMIT_PER_10_SECONDS="1000")).start()
     process = bot(server, token_for(alice))
     try:
-        new = rematch_played(process, alice, bob)
+        new = rematch_played(server, alice, bob)
     finally:
         process.terminate()
         process.wait(timeout=10)

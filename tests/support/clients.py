@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
-import time
+import urllib.request
 
 from games import services
 from games.models import Match
+from tests.support.api import token_for
 from tests.support.matches import pass_if_allowed, start
 from tests.support.servers import ROOT, Server
 
@@ -26,35 +28,47 @@ def bot(server: Server, token: str, *args: str) -> subprocess.Popen:
 JS_CLIENT = ROOT / "clients" / "js" / "euchre_bot.js"
 
 
-def rematch_played(program: subprocess.Popen, bot_account, person) -> Match:
-    """A match of ``person`` against ``bot_account``, played by ``program`` (a reference client
-    running): both begin it (the person through the services), the person resigns and offers
-    a rematch. The new match, once the program has accepted the offer and moved in it (the
-    person's first move made, if theirs comes first). The program is a process of its own:
-    the database is read until it has done each step (or stopped, or taken too long)."""
+def rematch_played(server: Server, bot_account, person) -> Match:
+    """A match of ``person`` against ``bot_account``, played by a reference client running as
+    a program of its own: both begin it (the person through the services, passing on their
+    turn), the person resigns and offers a rematch. The new match, once the program has
+    accepted the offer and both have acted in it. The test follows the person's own streams
+    on ``server`` (the program's moves come as their states), never the clock."""
+    token = token_for(person, name="the person's eyes")
     first = start(person, bot_account, move_seconds=None)
-
-    def until(done, what: str, seconds: float = 30):
-        deadline = time.monotonic() + seconds
-        while not (found := done()):
-            assert program.poll() is None, f"the program stopped before it {what}"
-            assert time.monotonic() < deadline, f"the program never {what}"
-            time.sleep(0.1)
-        return found
-
-    def persons_turn_played(match: Match) -> bool:
-        """Whether both players have acted (then resigning ends the match, not calls it off);
-        the person passes on their turn until then."""
-        match = Match.objects.select_related("player0", "player1").get(pk=match.pk)
-        if match.both_acted:
-            return True
-        if match.players[match.state.turn] == person:
-            pass_if_allowed(match)
-        return False
-
-    until(lambda: persons_turn_played(first), "made a first move")
+    _until_both_acted(server, token, first.pk)
     services.match_resign(user=person, match_id=first.pk)
     services.rematch_offer(user=person, match_id=first.pk)
-    new = until(lambda: Match.objects.get(pk=first.pk).next_match, "accepted the rematch")
-    until(lambda: persons_turn_played(new), "moved in the rematch")
-    return Match.objects.get(pk=new.pk)
+    # The account stream names each match in play as it opens: the rematch, once accepted.
+    started = next(
+        event["match"]["id"]
+        for event in _events(server, token, "stream/account")
+        if event["type"] == "matchStart" and event["match"]["id"] != first.pk
+    )
+    _until_both_acted(server, token, started)
+    return Match.objects.get(pk=started)
+
+
+def _until_both_acted(server: Server, token: str, match_id: int) -> None:
+    """Follows the match's stream as its person sees it, passing on their turn, until both
+    players have acted (a resignation then ends the match instead of calling it off)."""
+    for event in _events(server, token, f"stream/matches/{match_id}"):
+        if event["type"] != "state":
+            continue
+        match = Match.objects.select_related("player0", "player1").get(pk=match_id)
+        if match.both_acted:
+            return
+        if event["seat"] == event["match"]["turn"] and event["version"] == match.version:
+            pass_if_allowed(match)
+
+
+def _events(server: Server, token: str, path: str):
+    """The events of one of the API's streams (heartbeat lines skipped); a stream that says
+    nothing for 30 s fails the test."""
+    request = urllib.request.Request(
+        f"{server.url}/api/v1/{path}", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310 - the test server
+        for line in answer:
+            if line.strip():
+                yield json.loads(line)
