@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from tests.support.api import program, refused, token_for
+from tests.support.chat import free_chat
 from tests.support.matches import start
 from tests.support.streams import open_stream, until
 
@@ -18,11 +19,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 db = database_sync_to_async
 JSON = "application/json"
 KINDS = ["http", "websocket"]
-
-
-def free_chat(*users) -> None:
-    for user in users:
-        services.chat_settings_set(user=user, free_chat=True, chat_sound=False)
 
 
 def test_a_quick_message_is_said_and_answered_as_the_streams_send_it(alice, bob):

@@ -13,6 +13,7 @@ from games.db import selectors
 from games.models import ChatLine, ChatRoom, ModerationAction, Report
 from games.presentation.chat import chat_items
 from tests.support.arenas import announced, moderator_made
+from tests.support.chat import chat_refused, free_chat
 from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db
@@ -29,16 +30,8 @@ def arena(moderator, alice, bob):
     return announced(moderator, (alice, bob))
 
 
-def free_chat(*users) -> None:
-    for user in users:
-        services.chat_settings_set(user=user, free_chat=True, chat_sound=False)
-
-
 def refused(code: str, **kwargs) -> services.GameError:
-    with pytest.raises(services.GameError) as caught:
-        services.chat_say_arena(**kwargs)
-    assert caught.value.code == code, caught.value.code
-    return caught.value
+    return chat_refused(services.chat_say_arena, code, **kwargs)
 
 
 def words(arena, reader) -> list[str]:

@@ -11,21 +11,14 @@ from games import services
 from games.db import selectors
 from games.models import ChatLine, ModerationAction, PlayerSettings, Report
 from games.presentation.chat import chat_items
+from tests.support.chat import chat_refused, free_chat
 from tests.support.matches import resign, start
 
 pytestmark = pytest.mark.django_db
 
 
-def free_chat(*users) -> None:
-    for user in users:
-        services.chat_settings_set(user=user, free_chat=True, chat_sound=False)
-
-
 def refused(code: str, **kwargs) -> services.GameError:
-    with pytest.raises(services.GameError) as caught:
-        services.chat_say(**kwargs)
-    assert caught.value.code == code, caught.value.code
-    return caught.value
+    return chat_refused(services.chat_say, code, **kwargs)
 
 
 def words(match, reader) -> list[str]:

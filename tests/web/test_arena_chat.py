@@ -14,6 +14,7 @@ from django.test import Client
 from games import services
 from games.models import ChatLine, ModerationAction
 from tests.support.arenas import announced, moderator_made
+from tests.support.chat import free_chat
 from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db
@@ -41,8 +42,7 @@ def chat_log(page: str) -> str:
 
 
 def test_the_arena_page_shows_its_chat_in_a_log_of_its_own(arena, alice, bob, carol):
-    services.chat_settings_set(user=alice, free_chat=True, chat_sound=False)
-    services.chat_settings_set(user=bob, free_chat=True, chat_sound=False)
+    free_chat(alice, bob)
     services.chat_say_arena(user=alice, arena_id=arena.pk, phrase="good_luck")
     typed = services.chat_say_arena(user=alice, arena_id=arena.pk, text="<b>hi</b> all")
     page = client_of(bob, "th").get(f"/arenas/{arena.pk}/").content.decode()

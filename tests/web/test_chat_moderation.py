@@ -17,6 +17,7 @@ from django.utils import timezone
 from games import services
 from games.db import selectors
 from games.models import ChatLine, ChatTimeout, ModerationAction, Report
+from tests.support.chat import free_chat
 from tests.support.matches import start
 from tests.support.moderation import run_action
 from tests.support.sockets import board, frame_with, socket
@@ -37,11 +38,6 @@ def text_of(response) -> str:
 def context_shown(page: str) -> list[int]:
     """The lines a line's page shows around it, in order."""
     return [int(n) for n in re.findall(r'data-context-line="(\d+)"', page)]
-
-
-def free_chat(*users) -> None:
-    for user in users:
-        services.chat_settings_set(user=user, free_chat=True, chat_sound=False)
 
 
 def client_of(user) -> Client:
