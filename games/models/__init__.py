@@ -13,6 +13,7 @@
 - ``api``: personal API tokens
 - ``i18n``: players' suggested wordings of the site's messages
 - ``presence``: open sockets and streams, the task workers' heartbeats
+- ``account``: the account log (what was done to a player's account)
 - ``base``: what several share (append-only rows)
 
 The modules import only ``base`` and each other's non-model names (``MatchOptions``,
@@ -21,6 +22,7 @@ The modules import only ``base`` and each other's non-model names (``MatchOption
 ("games") and their tables.
 """
 
+from .account import AccountEvent
 from .api import ApiToken
 from .arena import Arena, ArenaAudit, ArenaInvite, ArenaPlayer
 from .base import AppendOnly
@@ -64,7 +66,7 @@ from .social import Block, Challenge, DeclineReason, Follow
 
 __all__ = [
     "ABANDON_AFTER", "COMPUTER_USERNAME", "DEALT_CARDS", "FIRST_ACTION_SECONDS",
-    "GUEST_USERNAME", "HAND_END", "HAND_END_BY_PACE", "PACE_STAGES", "ApiToken",
+    "GUEST_USERNAME", "HAND_END", "HAND_END_BY_PACE", "PACE_STAGES", "AccountEvent", "ApiToken",
     "AppendOnly", "Arena", "ArenaAudit", "ArenaInvite", "ArenaPlayer", "Block", "Challenge",
     "CHAT_LENGTH", "ChatLine", "ChatMute", "ChatRoom", "ChatTimeout",
     "Computer", "Connection", "DeclineReason", "EndReason", "Follow", "Guest", "Ladder",

@@ -30,10 +30,12 @@ the edges word it (``games.presentation.refusals``). By concern:
     guests      playing without an account, keeping the games, sweeping old guests
     api_tokens  personal API tokens
     accounts    signing up, and each name's look-alike form
+    account_log what was done to a player's account (AccountEvent)
     translations players' suggestions for better wording, and the moderators' answers
 """
 
 from ..errors import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
+from .account_log import account_event
 from .accounts import player_signup
 from .analysis import analyses_queue, match_analyse
 from .api_tokens import (
@@ -128,6 +130,7 @@ from .translations import translation_review, translation_suggest, translations_
 
 __all__ = [
     "PHRASES",
+    "account_event",
     "chat_mute",
     "chat_remove",
     "chat_report",

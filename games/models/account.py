@@ -1,0 +1,42 @@
+"""A player's account and what guards it: the security log of what was done to the account
+(addresses confirmed, second factors set, sessions ended, the account deleted), kept apart
+from the moderators' audit log."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .base import AppendOnly
+
+
+class AccountEvent(AppendOnly):
+    """One thing done to a player's account, by the player or by the site, append-only. The
+    player is kept as a number too, so the row outlives a deleted account's user."""
+
+    append_only = "The account log is append-only"
+
+    class Kind(models.TextChoices):
+        # The kinds are the Python side's only: the column has no check, so a new kind needs no
+        # migration (each issue's part adds its own below).
+        LOGIN = "login", _("Logged in")
+        PASSWORD = "password", _("Password changed")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    user_number = models.PositiveIntegerField(db_index=True)
+    kind = models.CharField(max_length=24)
+    # What a person reading the log needs beside the kind (never a secret, a code or a token).
+    detail = models.CharField(max_length=200, blank=True)
+    # The address it came from, hashed with the site's key as the rest of the site keeps them.
+    address_hash = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user_number", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for player {self.user_number}"
