@@ -2,6 +2,7 @@ from django.urls import include, path
 
 from . import converters  # noqa: F401  (converters registers <match:>)
 from .views import (
+    account,
     accounts,
     arenas,
     chat,
@@ -24,6 +25,7 @@ urlpatterns = [
     path("settings/pace", settings.table_pace_set, name="table_pace_set"),
     path("settings/chat", settings.chat_settings_set, name="chat_settings_set"),
     path("settings/", settings.settings_page, name="settings"),
+    path("settings/account/", account.account_page, name="account"),
     path("settings/tokens", settings.api_token_create, name="api_token_create"),
     path(
         "settings/tokens/<id:token_id>/revoke", settings.api_token_revoke, name="api_token_revoke"

@@ -106,6 +106,7 @@ def test_four_players_in_an_arena_paired_live_to_the_podium(
     watcher = new_page(logged_in=moderator)
     watcher.goto(f"{live_server_url}/arenas/{arena.pk}/")
     pages = {}
+    polls: list[str] = []  # a finished match's page asking what became of the arena
     for i, user in enumerate(players):
         page = (
             new_page(width=375, height=740, logged_in=user) if i == 1 else new_page(logged_in=user)
@@ -113,6 +114,7 @@ def test_four_players_in_an_arena_paired_live_to_the_podium(
         page.goto(f"{live_server_url}/arenas/{arena.pk}/")
         page.click("[data-action=join-arena]")
         expect(page.locator("[data-action=pause-arena]")).to_be_visible()
+        page.on("request", lambda r: f"/arenas/{arena.pk}/next" in r.url and polls.append(r.url))
         pages[user.pk] = page
     expect(watcher.locator("[data-standings] tr[data-player]")).to_have_count(4)
     shot(watcher, "arena-before-start")
@@ -131,8 +133,11 @@ def test_four_players_in_an_arena_paired_live_to_the_podium(
     winner_row = watcher.locator(f"tr[data-player='{done.winner.username}']")
     expect(winner_row).to_have_attribute("data-score", "2")
     finish(first[1], pages)
-    # Both free: paired again, not with the same opponent; the pages go there.
+    # Both free: paired again, not with the same opponent; the pages go there, told by
+    # their sockets (the first pair's pages waited on the second match: they asked every
+    # second before; now only while their socket is closed).
     second = paired(arena, pages, before={m.pk for m in first})
+    assert polls == [], polls
     before = {frozenset((m.player0_id, m.player1_id)) for m in first}
     assert all(frozenset((m.player0_id, m.player1_id)) not in before for m in second)
     # The winners meet (similar scores).
