@@ -42,6 +42,7 @@ run: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=$${DEBUG:-1} HOST=$(HOST) PATH="$(CURDIR)/$(BIN):$$PATH" \
 		SITE_URL="$${SITE_URL:-http://$(patsubst 0.0.0.0,127.0.0.1,$(HOST)):$(PORT)}" \
+		PUSH_RELAY_URL="http://$(patsubst 0.0.0.0,127.0.0.1,$(HOST)):$(PORT)" \
 		$(BIN)/honcho --no-colour start --port $(PORT) web worker analyst
 
 # An administrator for the local site (`make run`'s database): sets itself up like `make run`.

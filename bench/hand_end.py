@@ -119,7 +119,8 @@ def main() -> None:
     from games.services import matches
     from tests.support.servers import Server, Worker
 
-    server, worker = Server(env).start(), Worker(env).start()
+    server = Server(env).start()
+    worker = Worker(env, server).start()
     if args.shots:
         args.shots.mkdir(parents=True, exist_ok=True)
     times = {pace: {"rest": [], "usable": []} for pace in TablePace}

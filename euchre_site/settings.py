@@ -259,6 +259,11 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# With the in-memory layer a task worker cannot reach the server's sockets: a worker given
+# the server's address here posts its pushes to it (signed with SECRET_KEY) and the server
+# sends them on (`make run` sets it; unused with Redis).
+PUSH_RELAY_URL = "" if REDIS_URL else os.environ.get("PUSH_RELAY_URL", "")
+
 # Seconds between a match socket's heartbeats (presence, and rejoining after a layer outage).
 # Threads per server process for the sockets' database work (each holds a pooled connection
 # while it works).

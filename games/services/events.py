@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+from django.core import signing
 from django.db import transaction
 
 log = logging.getLogger(__name__)
@@ -157,6 +159,47 @@ def _send_to_users(user_ids: tuple[int, ...], event: dict) -> None:
         send_to_group(user_group(user_id), event)
 
 
+# With the in-memory channel layer (the embedded defaults of `make run`, no Redis) a task
+# worker's layer is its own: nothing it sends there reaches the server's sockets. Such a
+# worker hands its pushes to the server instead (``relay_to``, set by ``run_worker``), as a
+# signed post that the server sends on through its own layer (``web.views.relay``).
+RELAY_SALT = "games.events.relay"
+RELAY_PATH = "/internal/pushes"
+_relay: dict[str, str] = {}
+
+
+def relay_to(url: str) -> None:
+    """From now on this process's pushes go to the server at ``url`` (a worker's, under the
+    embedded defaults)."""
+    if not url.startswith(("http://", "https://")):
+        raise ValueError(f"PUSH_RELAY_URL must be the server's http(s) address, not {url!r}")
+    _relay["url"] = url.rstrip("/") + RELAY_PATH
+
+
+def relay_body(pushes: list[tuple[str, dict]]) -> str:
+    """``pushes`` (group, event) as a relay posts them: signed with the site's key."""
+    return signing.dumps([list(push) for push in pushes], salt=RELAY_SALT, compress=True)
+
+
+def relayed(pushes: list[tuple[str, dict]]) -> None:
+    """Post ``pushes`` (group, event) to the server this process relays to."""
+    request = urllib.request.Request(  # noqa: S310 - relay_to took only http(s)
+        _relay["url"],
+        data=relay_body(pushes).encode(),
+        method="POST",
+        headers={"Content-Type": "text/plain"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as answer:  # noqa: S310 - as above
+        answer.read()
+
+
+def relayed_pushes(body: str) -> list[tuple[str, dict]]:
+    """The pushes a relay's post carries; ``signing.BadSignature`` if it is not one of ours
+    (a wrong key, altered, or older than a minute)."""
+    pushes = signing.loads(body, salt=RELAY_SALT, max_age=60)
+    return [(str(group), dict(event)) for group, event in pushes]
+
+
 def _send(
     match_id: int, *, version, lobby: tuple, presence: bool, opened: str, watch: bool = False
 ) -> None:
@@ -177,6 +220,9 @@ def _send(
         loop.call_soon_threadsafe(loop.create_task, pushing)
         return
     try:  # the task worker, or a script: no server loop here
+        if _relay:
+            relayed(_match_pushes(match_group(match_id), event, lobby, watch))
+            return
         _wait_for(_group_send, layer, match_group(match_id), event, lobby, watch)
     except Exception:  # the layer is down: the change is saved; sockets catch up by version
         log.warning("could not push match %s to its sockets", match_id, exc_info=True)
@@ -219,18 +265,24 @@ async def _pushing(layer, group: str, event: dict, lobby: tuple, watch: bool) ->
 
 
 async def _group_send(layer, group: str, event: dict, lobby: tuple, watch: bool = False) -> None:
-    await twice(layer.group_send, group, event)
-    # The players' own lists first: a lobby socket knows its player's open matches before the
-    # shared list comes (it leaves them out of it).
-    for user_id in lobby:
-        await twice(layer.group_send, lobby_user_group(user_id), {"type": "lobby.mine"})
+    for to, news in _match_pushes(group, event, lobby, watch):
+        await twice(layer.group_send, to, news)
+
+
+def _match_pushes(group: str, event: dict, lobby: tuple, watch: bool) -> list[tuple[str, dict]]:
+    """A match's change as the groups hear it, in order: the match's sockets, then the
+    players' own lists (a lobby socket knows its player's open matches before the shared list
+    comes: it leaves them out of it), then the shared list."""
+    pushes = [(group, event)]
+    pushes += [(lobby_user_group(user_id), {"type": "lobby.mine"}) for user_id in lobby]
     if lobby or watch:
         shared = {
             "type": "lobby.changed",
             "match_id": event["match_id"],
             "version": event["version"],
         }
-        await twice(layer.group_send, LOBBY_GROUP, shared)
+        pushes.append((LOBBY_GROUP, shared))
+    return pushes
 
 
 async def twice(layer_call, *args) -> None:
@@ -270,6 +322,9 @@ def send_to_group(group: str, event: dict) -> None:
         loop.call_soon_threadsafe(loop.create_task, _pushing_to(layer, group, event))
         return
     try:
+        if _relay:
+            relayed([(group, event)])
+            return
         _wait_for(twice, layer.group_send, group, event)
     except Exception:  # the layer is down: each socket checks its session on its next frame
         log.warning("could not send %s to %s", event["type"], group, exc_info=True)

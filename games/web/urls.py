@@ -11,6 +11,7 @@ from .views import (
     match,
     players,
     puzzles,
+    relay,
     settings,
     site,
     translations,
@@ -19,6 +20,7 @@ from .views import (
 urlpatterns = [
     path("", site.home, name="home"),
     path("healthz", site.healthz, name="healthz"),
+    path("internal/pushes", relay.pushes, name="relay_pushes"),
     path("language/", settings.language_set, name="language_set"),
     path("settings/sound", settings.sound_set, name="sound_set"),
     path("settings/look", settings.look_set, name="look_set"),

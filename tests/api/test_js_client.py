@@ -32,7 +32,8 @@ def js_bot(node: str, server: Server, token: str, *args: str) -> subprocess.Pope
 
 def test_the_js_client_plays_a_whole_match_against_the_medium_computer(node, alice):
     env = server_env(COMPUTER_MOVE_DELAY_SECONDS="0")
-    server, worker = Server(env).start(), Worker(env).start()
+    server = Server(env).start()
+    worker = Worker(env, server).start()
     try:
         process = js_bot(node, server, token_for(alice), "--computer", "medium", "--target", "5")
         out, err = process.communicate(timeout=240)

@@ -22,7 +22,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_the_client_plays_a_whole_match_against_the_medium_computer(alice):
     env = server_env(COMPUTER_MOVE_DELAY_SECONDS="0")
-    server, worker = Server(env).start(), Worker(env).start()
+    server = Server(env).start()
+    worker = Worker(env, server).start()
     try:
         process = bot(server, token_for(alice), "--computer", "medium", "--target", "5")
         out, _ = process.communicate(timeout=240)

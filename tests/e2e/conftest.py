@@ -62,7 +62,7 @@ def live_server_url(django_db_setup, django_db_blocker):
     forget_rate_limits()
     server = Server(env)
     server.start()
-    worker = Worker(env).start()  # the computer's turns and the clocks, as `make run` has
+    worker = Worker(env, server).start()  # the computer's turns and the clocks, as `make run` has
     yield server.url
     worker.stop()
     server.stop()

@@ -94,8 +94,10 @@ class Worker:
     """A task worker process (``manage.py run_worker``) on the test database. Its log lines
     (one when each task starts and ends) are collected as they come."""
 
-    def __init__(self, env: dict[str, str]):
+    def __init__(self, env: dict[str, str], server: Server | None = None):
         self.env = {"WORKER_BEAT_SECONDS": "0.2", "WORKER_DEAD_AFTER_SECONDS": "1.5", **env}
+        if server is not None:  # its pushes reach that server's sockets (`make run` does this)
+            self.env["PUSH_RELAY_URL"] = server.url
         self.process: subprocess.Popen | None = None
         self.lines: queue.Queue[str] = queue.Queue()
 

@@ -39,6 +39,7 @@ from django_tasks_db.models import DBTaskResult
 
 from games import services
 from games.models import WorkerBeat
+from games.services import events
 
 log = logging.getLogger("games.worker")
 
@@ -237,4 +238,6 @@ class Command(db_worker.Command):
         )
         if threading.current_thread() is threading.main_thread():  # (tests run it in a thread)
             worker.configure_signals()
+        if settings.PUSH_RELAY_URL and not options["batch"]:  # the embedded defaults
+            events.relay_to(settings.PUSH_RELAY_URL)
         worker.run()
