@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from tests.support.browser import shot
 from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -91,6 +92,7 @@ def test_the_opponents_labels_are_whole_and_clear_at_320_px(
     assert page.evaluate(CUT)
     name.click()
     assert not page.evaluate(CUT) and name.inner_text() == LONG_NAME
+    shot(page, f"name-whole-{language}-320", full_page=False)
     name.click()
     assert page.evaluate(CUT)
 
@@ -116,3 +118,4 @@ def test_away_on_their_turn_says_the_time_left_to_come_back_on_one_line(
         arg=shown,
     )
     whole_and_clear(page.evaluate(LABELS))
+    shot(page, f"away-{language}-320", full_page=False)
