@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 
 import pytest
 
 from games import services
 from games.models import Challenge, Match, MatchStatus
 from tests.support.api import token_for
-from tests.support.clients import JS_CLIENT, rematch_played
+from tests.support.clients import (
+    JS_CLIENT,
+    first_event,
+    match_over,
+    match_started,
+    rematch_played,
+)
 from tests.support.clients import bot as python_bot
 from tests.support.servers import Server, Worker, server_env
 
@@ -58,26 +63,21 @@ def test_the_js_client_and_the_python_client_play_a_whole_match(node, alice, bob
     server = Server(server_env()).start()
     js = js_bot(node, server, token_for(alice))
     python = python_bot(server, token_for(bob))
+    eyes = token_for(bob, name="the test's eyes")  # bob's own streams: the match as he sees it
     try:
         challenge = services.challenge_create(
             user=bob, challenged=alice, target=5, move_seconds=None
         )
-        deadline = time.monotonic() + 20
-        while (challenge := Challenge.objects.get(pk=challenge.pk)).match_id is None:
-            assert time.monotonic() < deadline, "the JavaScript bot did not accept the challenge"
-            assert js.poll() is None, js.stderr.read()
-            time.sleep(0.1)
-        deadline = time.monotonic() + 240
-        while (match := Match.objects.get(pk=challenge.match_id)).status == MatchStatus.ACTIVE:
-            assert time.monotonic() < deadline, "the match did not end"
-            assert js.poll() is None, js.stderr.read()
-            assert python.poll() is None, "the Python bot stopped"
-            time.sleep(0.2)
+        started = first_event(server, eyes, "account", match_started, [js, python], 20)
+        match_id = started["match"]["id"]  # the JavaScript bot accepted the challenge
+        assert Challenge.objects.get(pk=challenge.pk).match_id == match_id
+        first_event(server, eyes, f"matches/{match_id}", match_over, [js, python], 240)
     finally:
         for process in (js, python):
             process.terminate()
             process.wait(timeout=10)
         server.stop()
+    match = Match.objects.get(pk=match_id)
     assert match.status == MatchStatus.FINISHED and match.end_reason == "played_out"
     assert {match.player0, match.player1} == {alice, bob}
     assert max(match.snapshot["scores"]) >= 5 and match.winner in (alice, bob)

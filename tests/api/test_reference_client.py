@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 
 import pytest
 
 from games import services
 from games.models import Challenge, Match, MatchStatus
 from tests.support.api import token_for
-from tests.support.clients import bot, rematch_played
+from tests.support.clients import bot, first_event, match_started, rematch_played
 from tests.support.players import Player, session_cookie
 from tests.support.servers import Server, Worker, server_env
 
@@ -46,16 +45,16 @@ def test_the_client_accepts_a_persons_challenge_and_plays_them(alice, bob):
         challenge = services.challenge_create(
             user=bob, challenged=alice, target=5, move_seconds=None
         )
-        deadline = time.monotonic() + 20
-        while (challenge := Challenge.objects.get(pk=challenge.pk)).match_id is None:
-            assert time.monotonic() < deadline, "the bot did not accept the challenge"
-            time.sleep(0.1)
-        asyncio.run(play_as_a_person(server, session_cookie(bob), challenge.match_id))
+        # The person's account stream names the match once the bot has accepted.
+        started = first_event(server, token_for(bob), "account", match_started, [process], 20)
+        match_id = started["match"]["id"]
+        assert Challenge.objects.get(pk=challenge.pk).match_id == match_id
+        asyncio.run(play_as_a_person(server, session_cookie(bob), match_id))
     finally:
         process.terminate()
         process.wait(timeout=10)
         server.stop()
-    match = Match.objects.get(pk=challenge.match_id)
+    match = Match.objects.get(pk=match_id)
     assert match.status == MatchStatus.FINISHED and match.end_reason == "played_out"
 
 

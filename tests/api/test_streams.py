@@ -3,7 +3,6 @@ send, a reconnect that gets exactly what it missed, and a revoked token closing 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import re
@@ -110,11 +109,7 @@ async def test_an_open_stream_keeps_its_player_at_the_table(kind, alice, bob, se
     await stream.next()
     seen = db(lambda: Connection.objects.get(user=alice, match=match).seen_at)
     arrived = await seen()
-    if kind == "http":  # the stream runs as it is read: up to its next heartbeat line
-        while (await asyncio.wait_for(anext(stream.lines), 5)) != b"\n":
-            pass
-    else:
-        await asyncio.sleep(1)
+    await stream.heartbeat()  # sent once the beat has marked the stream's player present
     assert await seen() > arrived
     await stream.close()
 

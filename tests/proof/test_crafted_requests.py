@@ -56,7 +56,9 @@ def test_a_server_flooded_with_them_keeps_its_connections_and_answers():
     try:
         jar = CookieJar()
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-        opener.open(server.url + "/learn/", timeout=10).read()
+        for _ in range(5):  # the pool as it serves: its size grows with the first requests
+            opener.open(server.url + "/learn/", timeout=10).read()
+            opener.open(server.url + "/healthz", timeout=10).read()
         token = next(c.value for c in jar if c.name == "csrftoken")
         before = server_connections()
         statuses: dict[int, int] = {}
@@ -76,8 +78,9 @@ def test_a_server_flooded_with_them_keeps_its_connections_and_answers():
                 assert status in (400, 403, 404), (path, kind, statuses)  # stop at the first
         with urllib.request.urlopen(server.url + "/healthz", timeout=5) as response:
             assert response.status == 200
-        if before is not None:  # PostgreSQL: the pool keeps its size (min 2; a leak grows it)
-            assert server_connections() <= max(before, 2) + 1
+        if before is not None:  # PostgreSQL: the pool keeps about its size (a leak of one
+            # connection a request, 500 of them, would take it to its most, 20)
+            assert server_connections() <= max(before, 2) + 2
     finally:
         server.stop()
 

@@ -8,7 +8,6 @@ The counts are printed at the end of the module (tests/proof/conftest.py).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import re
@@ -78,12 +77,13 @@ async def play_and_scan(match: Match, clients, users, scan: Scan, rng) -> None:
         assert (await ws.connect())[0]
         sockets[user.pk] = ws
     scan.states = {match.version: match.state}
+    held = {pk: [] for pk in sockets}  # frames read before their version's state was known
 
     async def drain(version: int) -> None:
         """Read every socket up to the board at ``version``, checking each frame."""
         for pk, ws in sockets.items():
             while True:
-                frame = await ws.receive_from(timeout=10)
+                frame = held[pk].pop(0) if held[pk] else await ws.receive_from(timeout=10)
                 seen = version_in(frame, version)
                 scan.check(frame, seats[pk], seen, "a pushed frame")
                 scan.frames += 1
@@ -107,7 +107,11 @@ async def play_and_scan(match: Match, clients, users, scan: Scan, rng) -> None:
                 headers={"HX-Request": "true"},
             )
             assert response.status_code == 200
-        match = await moved_on(match)
+        if moves % 2:  # the socket's own board at the next version: the move is applied
+            held[mover.pk] = await frames_to_board_after(sockets[mover.pk], match.version)
+        moved = await database_sync_to_async(reread)(match)
+        assert moved.version > match.version, "the move was not applied"
+        match = moved
         scan.states[match.version] = match.state
         if moves % 2 == 0:
             scan.check(response.content.decode(), seats[mover.pk], match.version, "a move answer")
@@ -151,15 +155,17 @@ async def talk_and_scan(match: Match, clients, users, sockets, seats, scan: Scan
                 break
 
 
-async def moved_on(match: Match) -> Match:
-    """The match once the move just sent has been applied (a socket move is asynchronous)."""
-    read = database_sync_to_async(Match.objects.select_related("player0", "player1").get)
-    for _ in range(500):
-        now = await read(pk=match.pk)
-        if now.version > match.version:
-            return now
-        await asyncio.sleep(0.01)
-    raise AssertionError("the move was not applied")
+async def frames_to_board_after(ws, version: int) -> list[str]:
+    """The frames the socket pushes up to its board after ``version`` (a socket's move is
+    answered by the boards of the next version, pushed once it is applied)."""
+    frames = [await ws.receive_from(timeout=10)]
+    while 'id="board"' not in frames[-1] or version_in(frames[-1], version) == version:
+        frames.append(await ws.receive_from(timeout=10))
+    return frames
+
+
+def reread(match: Match) -> Match:
+    return Match.objects.select_related("player0", "player1").get(pk=match.pk)
 
 
 @database_sync_to_async

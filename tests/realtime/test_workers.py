@@ -4,8 +4,8 @@ killed worker, happens once with two workers, and needs no page open and no cron
 from __future__ import annotations
 
 import random
+import re
 import signal
-import time
 from datetime import timedelta
 
 import pytest
@@ -17,7 +17,7 @@ from django_tasks_db.models import DBTaskResult
 from games import services
 from games.engine import legal_actions
 from games.models import EndReason, Match, MatchStatus, Move
-from games.tasks import computer_move
+from games.tasks import clock_expire, computer_move
 from tests.support.matches import both_acted, start
 from tests.support.players import moves_are_whole, post_move, session_cookie
 from tests.support.servers import Server, Worker, server_env
@@ -29,22 +29,37 @@ def reread(match: Match) -> Match:
     return Match.objects.select_related("player0", "player1").get(pk=match.pk)
 
 
-def until(read, ready, seconds: float = 15.0):
-    deadline = time.monotonic() + seconds
-    while not ready(value := read()):
-        assert time.monotonic() < deadline, "it did not happen in time"
-        time.sleep(0.05)
-    return value
+FINISHED = re.compile(r"Task id=(\S+) path=\S+ state=(?:SUCCESSFUL|FAILED)")
 
 
-def computer_moves_all_run() -> None:
+def finished(worker: Worker, task=computer_move, timeout: float = 15) -> str:
+    """The id of the next ``task`` the worker says it has finished (its log line comes once
+    the task's writes and its own row are committed)."""
+    while True:
+        line = worker.wait_for_line(f"path={task.module_path} state=", timeout)
+        if said := FINISHED.search(line):
+            return said[1]
+
+
+def reread_until(worker: Worker, match: Match, ready, task=computer_move, timeout=15) -> Match:
+    """The match once ``ready``: read again each time the worker has finished a ``task``."""
+    while not ready(match := reread(match)):
+        finished(worker, task, timeout)
+    return match
+
+
+def computer_moves_all_run(worker: Worker) -> None:
     """Every computer move queued has run: none is left to land a second move for a version
-    (the proof of "exactly once", where waiting a while would only make it likely)."""
+    (the proof of "exactly once", where waiting a while would only make it likely). Those
+    queued now are each seen finished in the worker's log (one finished before this read is
+    not queued), then those they queued in turn."""
     left = DBTaskResult.objects.filter(
         task_path=computer_move.module_path,
         status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING],
     )
-    until(left.exists, lambda queued: not queued)
+    while queued := {str(pk) for pk in left.values_list("pk", flat=True)}:
+        while queued:
+            queued.discard(finished(worker))
 
 
 def humans_turn(alice, strength: str = "medium") -> Match:
@@ -54,7 +69,7 @@ def humans_turn(alice, strength: str = "medium") -> Match:
     if match.state.turn == 1:
         worker = Worker(server_env()).start()
         try:
-            match = until(lambda: reread(match), lambda m: m.state.turn == 0)
+            match = reread_until(worker, match, lambda m: m.state.turn == 0)
         finally:
             worker.stop()
     return match
@@ -78,8 +93,8 @@ def test_a_server_killed_right_after_a_move_leaves_the_computers_answer_to_a_wor
     restarted = Server(env).start()  # and nobody opens a page
     worker = Worker(env).start()
     try:
-        answered = until(lambda: reread(match), lambda m: m.state.turn == 0 or m.is_over)
-        computer_moves_all_run()
+        answered = reread_until(worker, match, lambda m: m.state.turn == 0 or m.is_over)
+        computer_moves_all_run(worker)
     finally:
         worker.stop()
         restarted.stop()
@@ -112,14 +127,16 @@ def test_a_worker_killed_mid_task_leaves_the_task_to_another_worker(alice, setti
             except OperationalError:  # SQLite: frozen in its write, the database is locked
                 pass
             worker.process.send_signal(signal.SIGCONT)  # it had finished: try the next turn
-            match = until(lambda m=match: reread(m), lambda m: m.state.turn == 0 or m.is_over)
+            match = reread_until(worker, match, lambda m: m.state.turn == 0 or m.is_over)
         else:
             pytest.fail("the worker was never caught mid-task")
         worker.kill()  # SIGKILL mid-task: the task stays RUNNING, taken by a dead worker
         assert DBTaskResult.objects.get(pk=task.pk).status == TaskResultStatus.RUNNING
         worker = Worker(server_env()).start()
-        until(lambda: DBTaskResult.objects.get(pk=task.pk), lambda t: t.status == "SUCCESSFUL")
-        computer_moves_all_run()
+        while finished(worker) != str(task.pk):  # queued again once its worker is seen dead
+            pass
+        assert DBTaskResult.objects.get(pk=task.pk).status == TaskResultStatus.SUCCESSFUL
+        computer_moves_all_run(worker)
     finally:
         worker.stop()
     assert computer_moves(match).count(match.version) == 1  # made exactly once
@@ -129,11 +146,12 @@ def test_a_worker_killed_mid_task_leaves_the_task_to_another_worker(alice, setti
 def test_two_workers_make_one_move_per_version(alice):
     match = humans_turn(alice, strength="easy")
     since = timezone.now()
-    workers = [Worker(server_env()).start(), Worker(server_env()).start()]
+    first = Worker(server_env()).start()
+    workers = [first, Worker(server_env(), lines=first.lines).start()]  # heard as one
     rng = random.Random(7)
     try:
         for _ in range(8):
-            match = until(lambda m=match: reread(m), lambda m: m.state.turn == 0 or m.is_over)
+            match = reread_until(first, match, lambda m: m.state.turn == 0 or m.is_over)
             if match.is_over:
                 break
             match = services.move_apply(
@@ -142,7 +160,7 @@ def test_two_workers_make_one_move_per_version(alice):
             ).match  # fmt: skip
             for _duplicate in range(3):  # the same task queued again: a retry, a sweep
                 computer_move.enqueue(match.pk, match.version)
-        computer_moves_all_run()
+        computer_moves_all_run(first)
     finally:
         for worker in workers:
             worker.stop()
@@ -156,7 +174,7 @@ def test_a_ten_second_clock_runs_out_with_no_page_open_and_no_cron(alice, bob):
     late = match.players[match.state.turn]
     worker = Worker(server_env()).start()
     try:
-        ended = until(lambda: reread(match), lambda m: m.is_over, seconds=20)
+        ended = reread_until(worker, match, lambda m: m.is_over, task=clock_expire, timeout=20)
     finally:
         worker.stop()
     assert ended.status == MatchStatus.FINISHED and ended.end_reason == EndReason.TIMEOUT
@@ -190,7 +208,7 @@ def test_a_worker_outlives_a_lost_database_connection_and_answers_the_next_move(
                 user=alice, match_id=match.pk,
                 action=str(rng.choice(legal_actions(match.state))), version=match.version,
             ).match  # fmt: skip
-        answered = until(lambda: reread(match), lambda m: m.version > match.version)
+        answered = reread_until(worker, match, lambda m: m.version > match.version)
         assert answered.move_count == match.move_count + 1  # the computer's, made by the worker
         assert worker.process.poll() is None  # still running
     finally:

@@ -18,7 +18,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 from django.db import connection
@@ -53,6 +52,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
+        self.log: threading.Thread | None = None
 
     def start(self) -> Server:
         command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
@@ -61,24 +61,32 @@ class Server:
             cwd=ROOT,
             env=self.env,
             stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}")
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        return self
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError("the server did not answer within 30 s")
+        # Its log goes on to this process's stderr, where pytest shows it. It says it listens
+        # once its socket does, the application imported; one silent for 30 s is killed.
+        silent = threading.Timer(30, self.kill)
+        silent.start()
+        try:
+            for line in self.process.stderr:
+                os.write(2, line)
+                if b"Listening on TCP address" in line:
+                    self.log = threading.Thread(target=_pass_on, args=[self.process], daemon=True)
+                    self.log.start()
+                    return self
+        finally:
+            silent.cancel()
+        self.process.stderr.close()
+        code = self.process.wait()
+        why = "was silent for 30 s" if code == -signal.SIGKILL else f"exited with {code}"
+        raise RuntimeError(f"the server {why} before it listened")
 
     def kill(self) -> None:
         """SIGKILL: no chance to close a socket or finish a request."""
         if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait()
+        _logged(self)
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -88,18 +96,38 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        _logged(self)
+
+
+def _pass_on(process: subprocess.Popen) -> None:
+    with process.stderr as log:
+        for line in log:
+            os.write(2, line)
+
+
+def _logged(stopped) -> None:
+    """Once a server has exited, all it logged has been passed on (``capfd`` reads it then).
+    A worker or a front, stopped the same way, has no log of its own to pass on."""
+    if log := getattr(stopped, "log", None):
+        log.join(timeout=10)
 
 
 class Worker:
     """A task worker process (``manage.py run_worker``) on the test database. Its log lines
     (one when each task starts and ends) are collected as they come."""
 
-    def __init__(self, env: dict[str, str], server: Server | None = None):
+    def __init__(
+        self,
+        env: dict[str, str],
+        server: Server | None = None,
+        lines: queue.Queue[str] | None = None,
+    ):
         self.env = {"WORKER_BEAT_SECONDS": "0.2", "WORKER_DEAD_AFTER_SECONDS": "1.5", **env}
         if server is not None:  # its pushes reach that server's sockets (`make run` does this)
             self.env["PUSH_RELAY_URL"] = server.url
         self.process: subprocess.Popen | None = None
-        self.lines: queue.Queue[str] = queue.Queue()
+        # Another worker's ``lines``: the two are heard as one (a line from either).
+        self.lines: queue.Queue[str] = queue.Queue() if lines is None else lines
 
     def start(self) -> Worker:
         command = [

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import random
 
@@ -37,22 +36,28 @@ class HttpStream:
         line, self.buffer = self.buffer.split(b"\n", 1)
         return contract.checked(self.path, json.loads(line))
 
+    async def heartbeat(self, timeout: float = 5) -> None:
+        """Reads up to the stream's next heartbeat line (events meanwhile are dropped)."""
+        while await asyncio.wait_for(anext(self.lines), timeout) != b"\n":
+            pass
+
     async def close(self) -> None:
-        """The client goes: as the server does then, the read under way is cancelled (the
-        stream's own clean-up runs). Events still coming are read first: a read that one
-        ends is not under way, and the stream would be left suspended at its ``yield``."""
+        """The client goes: as the server does then, the read under way is cancelled and the
+        stream's own clean-up runs. Only a read under way carries the cancel into the stream:
+        one not yet started, or one that ends with a line all the same (it had one ready, or
+        a step it was in finished first), leaves the stream suspended at its ``yield``, where
+        closing Django's wrappers around it never reaches. So each read is started (one turn
+        of the loop: its task was scheduled first), then cancelled, until a cancel lands."""
         while True:
             reading = asyncio.ensure_future(anext(self.lines))
-            await asyncio.sleep(0.05)
-            if not reading.done():
-                break
+            await asyncio.sleep(0)
+            reading.cancel()
             try:
-                reading.result()
+                await reading
+            except asyncio.CancelledError:  # it reached the stream: its clean-up ran
+                break
             except StopAsyncIteration:  # it ended by itself: its clean-up ran
                 return
-        reading.cancel()
-        with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
-            await reading
         await self.lines.aclose()
 
 
@@ -70,14 +75,22 @@ class SocketStream:
         self.communicator = communicator
         self.path = path
 
+    async def _frame(self, timeout: float) -> dict:
+        frame = json.loads(await self.communicator.receive_from(timeout=timeout))
+        contract.checked(self.path, frame)
+        return frame
+
     async def next(self, timeout: float = 5) -> dict:
         """The next event (heartbeat frames checked and skipped, as the http stream's blank
         lines are)."""
-        while True:
-            frame = json.loads(await self.communicator.receive_from(timeout=timeout))
-            contract.checked(self.path, frame)
-            if frame.get("type") != "heartbeat":
-                return frame
+        while (frame := await self._frame(timeout)).get("type") == "heartbeat":
+            pass
+        return frame
+
+    async def heartbeat(self, timeout: float = 5) -> None:
+        """Reads up to the socket's next heartbeat frame (events meanwhile are dropped)."""
+        while (await self._frame(timeout)).get("type") != "heartbeat":
+            pass
 
     async def close(self) -> None:
         await self.communicator.disconnect()
