@@ -53,7 +53,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
     "daphne",  # first: its runserver serves ASGI, websockets included
-    "django.contrib.admin",
+    # The admin opens only to staff whose session a second factor verified (euchre_site/admin.py)
+    "euchre_site.apps.VerifiedAdminConfig",
     "django.contrib.auth",
     "ninja",  # the API's docs page and its assets (served from here, no CDN)
     "django.contrib.contenttypes",
@@ -67,6 +68,10 @@ INSTALLED_APPS = [
     "csp",
     "corsheaders",
     "axes",
+    # Second factors: authenticator apps' codes (TOTP) and single-use recovery codes
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "django_tasks",
     "django_tasks_db",
     "games",
@@ -86,8 +91,12 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): this session gave a second factor's code
+    "django_otp.middleware.OTPMiddleware",
     "games.web.middleware.PlayerLanguage",
     "games.web.middleware.GuestSeen",
+    # A session's row follows its key and last visit; a log-in's device cookie
+    "games.web.sessions.SessionSeen",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -126,6 +135,13 @@ AXES_LOCKOUT_CALLABLE = "games.web.views.accounts.locked_out"
 # The address as every per-address limit counts it: an IPv6 client by its /64.
 AXES_CLIENT_IP_CALLABLE = "games.web.views.common.login_key"
 AXES_VERBOSE = False
+# Second factors (games.services.second_factors): the name authenticator apps show; codes at
+# the log-in's second step, per account, per window of minutes (the password's are axes').
+OTP_TOTP_ISSUER = "Two-hand euchre"
+OTP_TOTP_THROTTLE_FACTOR = 0  # django-otp's growing delays off: the one limit below instead
+OTP_STATIC_THROTTLE_FACTOR = 0
+SECOND_FACTOR_ATTEMPTS = int(os.environ.get("SECOND_FACTOR_ATTEMPTS", "5"))
+SECOND_FACTOR_WINDOW_MINUTES = int(os.environ.get("SECOND_FACTOR_WINDOW_MINUTES", "15"))
 # Sign-ups per IP address and attempts at one username, per hour; moves per player per 10 s
 # (a person acts about once a second at the very most). Counted in the cache (Redis when
 # REDIS_URL is set, so every server process shares the counts).
@@ -162,6 +178,11 @@ LEARN_RESTARTS_PER_HOUR = int(os.environ.get("LEARN_RESTARTS_PER_HOUR", "60"))
 # how many days without a visit before a guest is swept away (services.guests_sweep).
 GUESTS_PER_IP_PER_HOUR = int(os.environ.get("GUESTS_PER_IP_PER_HOUR", "20"))
 GUEST_DAYS = int(os.environ.get("GUEST_DAYS", "7"))
+# Leaving: a deleted account's name is refused to new sign-ups for this many days (so nobody
+# passes for the player who left at once); the file of a player's data is offered this many
+# hours, and may be asked for once in that time.
+DELETED_NAME_DAYS = int(os.environ.get("DELETED_NAME_DAYS", "30"))
+DATA_EXPORT_HOURS = int(os.environ.get("DATA_EXPORT_HOURS", "24"))
 # Rated matches between the same two players in 24 hours; any more between them are casual.
 RATED_MATCHES_PER_PAIR_PER_DAY = int(os.environ.get("RATED_MATCHES_PER_PAIR_PER_DAY", "3"))
 
@@ -398,6 +419,16 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 # A correspondence turn's mail waits this long, then goes only if the player is not on the
 # match's page: one who has just joined or moved from another page has arrived by then.
 TURN_MAIL_DELAY_SECONDS = float(os.environ.get("TURN_MAIL_DELAY_SECONDS", "60"))
+# Verified mail (games.services.mail_addresses): an address's confirmation link works this
+# many hours, once; "send the link again" at most MAIL_CONFIRM_LIMIT times an hour a player and
+# an address. The mails' one-click unsubscription links work this many days. Password resets:
+# at most PASSWORD_RESET_LIMIT mails an address (one mail whatever the accounts sharing it)
+# and an account in PASSWORD_RESET_WINDOW_SECONDS.
+MAIL_CONFIRM_HOURS = int(os.environ.get("MAIL_CONFIRM_HOURS", "48"))
+MAIL_CONFIRM_LIMIT = int(os.environ.get("MAIL_CONFIRM_LIMIT", "3"))
+MAIL_UNSUBSCRIBE_DAYS = int(os.environ.get("MAIL_UNSUBSCRIBE_DAYS", "90"))
+PASSWORD_RESET_LIMIT = int(os.environ.get("PASSWORD_RESET_LIMIT", "1"))
+PASSWORD_RESET_WINDOW_SECONDS = int(os.environ.get("PASSWORD_RESET_WINDOW_SECONDS", "900"))
 # Arenas: how often a running arena pairs its free players, and the rated matches a player
 # needs to create one (moderators need none).
 ARENA_PAIR_SECONDS = float(os.environ.get("ARENA_PAIR_SECONDS", "2"))

@@ -12,6 +12,7 @@ class GamesConfig(AppConfig):
         from .i18n import languages, names  # noqa: F401  (their signal receivers)
         from .realtime import sessions  # noqa: F401  (their signal receivers)
         from .services import accounts  # noqa: F401  (their signal receivers)
+        from .web import sessions as web_sessions  # noqa: F401  (their signal receivers)
         from .web.views.accounts import say_logged_out
 
         user_logged_out.connect(say_logged_out, dispatch_uid="games.say_logged_out")

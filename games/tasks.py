@@ -104,6 +104,24 @@ def arena_mail(entry_id: int) -> bool:
     return arena_mail_send(entry_id=entry_id)
 
 
+@task()
+def new_device_mail(user_id: int, user_agent: str, at: str) -> bool:
+    """Tell a player by mail of a log-in from a device they had not used (services
+    .account_sessions), if they have a confirmed address and want these mails."""
+    from .services.account_sessions import new_device_mail_send
+
+    return new_device_mail_send(user_id=user_id, user_agent=user_agent, at=at)
+
+
+@task()
+def data_export(user_id: int, requested_at: str) -> bool:
+    """Make the file of a player's data they asked for at ``requested_at``
+    (services.leaving)."""
+    from .services.leaving import data_export_build
+
+    return data_export_build(user_id=user_id, requested_at=datetime.fromisoformat(requested_at))
+
+
 @task(queue_name="analysis")  # its own workers: seconds of search must not delay a move
 def match_analyse(match_id: int) -> bool:
     """The analysis of a finished match (seconds of search: never in a web process)."""
@@ -134,6 +152,16 @@ def schedule_rematch_lapse(match_id: int, version: int, due: datetime) -> None:
 
 def schedule_rematch_left(match_id: int, version: int, due: datetime) -> None:
     rematch_left.using(run_after=due).enqueue(match_id, version)
+
+
+def schedule_new_device_mail(user_id: int, user_agent: str, at: datetime) -> None:
+    """Queue the mail of a log-in from a new device (in the log-in's transaction)."""
+    new_device_mail.enqueue(user_id, user_agent, at.isoformat())
+
+
+def schedule_data_export(user_id: int, requested_at: datetime) -> None:
+    """Queue the making of a player's data file (in the request's transaction)."""
+    data_export.enqueue(user_id, requested_at.isoformat())
 
 
 def schedule_challenge_lapse(challenge_id: int, due: datetime) -> None:

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from .. import services
+from ..models import is_deleted
 from .base import moderate
 from .chat import chat_timeout_action, may_moderate_chat
 
@@ -45,7 +46,7 @@ admin.site.unregister(User)
 
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
-    list_display = ("username", "email", "is_active", "is_staff", "date_joined", "links")
+    list_display = ("username", "state", "email", "is_active", "is_staff", "date_joined", "links")
     list_filter = ("is_active", "is_staff", "groups")
     actions = [suspend_players, reinstate_players, timeout_players_from_chat]
 
@@ -55,6 +56,13 @@ class PlayerAdmin(UserAdmin):
         actions = super().get_actions(request)
         actions.pop("delete_selected", None)
         return actions
+
+    @admin.display(description="Account")
+    def state(self, user) -> str:
+        # A deleted account keeps its row (its matches are the opponents' history), renamed.
+        if is_deleted(user):
+            return "deleted"
+        return "active" if user.is_active else "suspended"
 
     @admin.display(description="History")
     def links(self, user) -> str:

@@ -64,9 +64,10 @@ def mixes_scripts(name: str) -> bool:
 
 def refusal(name: str) -> str | None:
     """Why ``name`` may not be taken (in the player's words), or None."""
+    from django.utils import timezone
     from django.utils.translation import gettext as _
 
-    from ..models import COMPUTER_USERNAME, GUEST_USERNAME, NameSkeleton
+    from ..models import COMPUTER_USERNAME, GUEST_USERNAME, NameReservation, NameSkeleton
 
     if mixes_scripts(name):
         return _("Write your name in one alphabet (digits and - _ . @ + may go with it).")
@@ -78,6 +79,8 @@ def refusal(name: str) -> str | None:
     # "Guest_4821") passes for it all the same: "guest" and digits (0 and 1 look like o and l).
     guest = skeleton(GUEST_USERNAME.format("")).strip()
     looks_like_a_guest = re.fullmatch(re.escape(guest) + r"[\dlo]+", shown)
-    if looks_like_a_guest or NameSkeleton.objects.filter(skeleton=shown).exists():
+    # A deleted account's name stays out of reach for a while (settings.DELETED_NAME_DAYS).
+    kept = NameReservation.objects.filter(skeleton=shown, until__gt=timezone.now())
+    if looks_like_a_guest or NameSkeleton.objects.filter(skeleton=shown).exists() or kept.exists():
         return _("This name looks too much like another player's: choose another.")
     return None

@@ -14,6 +14,9 @@
 - ``i18n``: players' suggested wordings of the site's messages
 - ``presence``: open sockets and streams, the task workers' heartbeats
 - ``account``: the account log (what was done to a player's account)
+- ``mail``: addresses waiting for their confirmation link, mails sent (for their limits)
+- ``sessions``: where a player is logged in (their sessions) and the devices they used
+- ``leaving``: deleted accounts' names kept from sign-ups for a while, players' data files
 - ``base``: what several share (append-only rows)
 
 The modules import only ``base`` and each other's non-model names (``MatchOptions``,
@@ -28,6 +31,8 @@ from .arena import Arena, ArenaAudit, ArenaInvite, ArenaPlayer
 from .base import AppendOnly
 from .chat import CHAT_LENGTH, ChatLine, ChatMute, ChatRoom, ChatTimeout
 from .i18n import TranslationSuggestion
+from .leaving import DELETED_USERNAME, DataExport, NameReservation, is_deleted
+from .mail import MailConfirmation, MailSent
 from .match import (
     ABANDON_AFTER,
     DEALT_CARDS,
@@ -62,11 +67,15 @@ from .players import (
 from .presence import Connection, WorkerBeat
 from .puzzle import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleTheme
 from .rating import Ladder, PlayerRating, RatingChange
+from .sessions import AccountSession, KnownDevice
 from .social import Block, Challenge, DeclineReason, Follow
 
 __all__ = [
     "ABANDON_AFTER", "COMPUTER_USERNAME", "DEALT_CARDS", "FIRST_ACTION_SECONDS",
     "GUEST_USERNAME", "HAND_END", "HAND_END_BY_PACE", "PACE_STAGES", "AccountEvent", "ApiToken",
+    "AccountSession", "KnownDevice",
+    "MailConfirmation", "MailSent",
+    "DELETED_USERNAME", "DataExport", "NameReservation", "is_deleted",
     "AppendOnly", "Arena", "ArenaAudit", "ArenaInvite", "ArenaPlayer", "Block", "Challenge",
     "CHAT_LENGTH", "ChatLine", "ChatMute", "ChatRoom", "ChatTimeout",
     "Computer", "Connection", "DeclineReason", "EndReason", "Follow", "Guest", "Ladder",

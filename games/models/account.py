@@ -22,6 +22,18 @@ class AccountEvent(AppendOnly):
         # migration (each issue's part adds its own below).
         LOGIN = "login", _("Logged in")
         PASSWORD = "password", _("Password changed")
+        SESSION_ENDED = "session_ended", _("Session ended")
+        SESSIONS_ENDED = "sessions_ended", _("All other sessions ended")
+        NEW_DEVICE = "new_device", _("Logged in from a new device")
+        MAIL_SET = "mail_set", _("Email address changed")
+        MAIL_CONFIRMED = "mail_confirmed", _("Email address confirmed")
+        SECOND_FACTOR_SET = "second_factor_set", _("Second factor set up")
+        SECOND_FACTOR_REMOVED = "second_factor_removed", _("Second factor turned off")
+        RECOVERY_CODES_MADE = "recovery_codes_made", _("Recovery codes made")
+        RECOVERY_CODE_USED = "recovery_code_used", _("Recovery code used")
+        SECOND_FACTOR_REFUSED = "second_factor_refused", _("Second factor code refused")
+        DATA_EXPORT_ASKED = "data_export_asked", _("Download of your data asked for")
+        ACCOUNT_DELETED = "account_deleted", _("Account deleted")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"

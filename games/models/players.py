@@ -35,6 +35,12 @@ class PlayerSettings(models.Model):
     puzzle_names = models.BooleanField(default=False)
     # A mail when it is the player's turn in a correspondence match (to their address, if any).
     turn_mail = models.BooleanField(default=True)
+    # Every turn's mail, rather than at most one a match a day.
+    turn_mail_each = models.BooleanField(default=False)
+    # A mail when an arena the player joined (asking to be told) starts; on a log-in from a
+    # device the account had not used. Turned off by the mails' one-click unsubscription too.
+    arena_mail = models.BooleanField(default=True)
+    new_login_mail = models.BooleanField(default=True)
     # Web origins (scheme://host[:port], one a line) whose pages may call the API with this
     # player's tokens (CORS): a browser client of their own.
     api_origins = models.TextField(blank=True, max_length=2000)

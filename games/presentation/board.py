@@ -7,6 +7,7 @@ the context at all.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -15,7 +16,14 @@ from django.utils.translation import gettext as _
 
 from .. import caches
 from ..engine.view import View
-from ..models import DEALT_CARDS, HAND_END_BY_PACE, PACE_STAGES, MatchStatus, Report
+from ..models import (
+    DEALT_CARDS,
+    HAND_END_BY_PACE,
+    PACE_STAGES,
+    MatchStatus,
+    Report,
+    is_deleted,
+)
 from ..public import PublicMatch
 from .cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 from .controls import control, prompt
@@ -86,7 +94,10 @@ def board_context(
         "error": error,
         "your_turn": False,
         "over": match.is_over,
-        "winner_name": match.winner_name,
+        # The tests' and scripts' handle on the winner; a deleted account's in words too.
+        "winner_name": (
+            player_name(match.winner_name) if is_deleted(match.winner_name) else match.winner_name
+        ),
         "spectators": spectators,  # people watching: the computer never watches
     }
     if view is None:
@@ -129,7 +140,9 @@ def board_context(
         context["result_line"] = result_line(match, seat, names)
     if match.status == MatchStatus.FINISHED:
         context["your_turn"] = False
-        context["rating_changes"] = match.rating_changes
+        context["rating_changes"] = [  # a deleted account's in words, as the plates name it
+            replace(line, name=player_name(line.name)) for line in match.rating_changes
+        ]
     if match.is_over:
         context.update(end_context(match, seat, view))
     return context

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from ..engine.serialize import record, record_text
 from ..models import Match, is_bot
+from ..public.shapes import shown_name
 
 # A move as the record takes it: (seq, seat, action, version).
 MoveRow = tuple[int, int, str, int | None]
@@ -41,7 +42,7 @@ def match_record_text(match: Match, moves: list[MoveRow]) -> str:
 def _player(seat: int, user) -> dict:
     if user is None:  # an open match called off before anyone took the seat
         return {"seat": seat, "id": None, "username": None, "bot": False}
-    return {"seat": seat, "id": user.pk, "username": user.username, "bot": is_bot(user)}
+    return {"seat": seat, "id": user.pk, "username": shown_name(user.username), "bot": is_bot(user)}
 
 
 def _when(moment) -> str | None:

@@ -212,7 +212,30 @@ def _service_words() -> dict[str, str]:
         "token_name": _("Give the token a name, so that you know it again"),
         "tokens_cap": _("You have %(count)s tokens already: revoke one first"),
         "no_such_token": _("There is no such token"),
+        "mail_password_wrong": _("That is not your password: the address stays as it was"),
+        "mail_link_invalid": _("This link is not valid: copy the whole link from the email"),
+        "mail_link_used": _("This link was used already: it works once"),
+        "mail_link_expired": _("This link has expired: ask for a new one on your account page"),
+        "no_mail_pending": _("No address is waiting to be confirmed"),
+        "no_such_mail_kind": _("There is no such kind of email"),
         "token_revoked": _("This token was revoked: the stream is closed"),
+        "no_such_session": _("There is no such session of yours: it may have ended already"),
+        "second_factor_wrong": _(
+            "That code is not right: type the six digits your app shows now, or a recovery code"
+        ),
+        "second_factor_replayed": _(
+            "That code was used already: wait for the next one your app shows"
+        ),
+        "second_factor_attempts": _("Too many codes were tried: wait %(wait)s and try again"),
+        "second_factor_password_wrong": _("That is not your password: nothing was changed"),
+        "second_factor_set_already": _("Your second factor is set up already"),
+        "second_factor_not_begun": _("Start the set-up again: this one was not begun or has ended"),
+        "second_factor_none": _("This account has no second factor"),
+        "leaving_password_wrong": _("That is not your password: nothing was changed"),
+        "already_deleted": _("This account has been deleted already"),
+        "data_export_too_often": _(
+            "You asked for your data less than a day ago: you may ask again in %(wait)s"
+        ),
         "bot_has_matches": _("Only an account that has never played can become a bot account"),
         "no_bot_challenges": _("%(player)s does not take challenges from bots"),
         "no_bots": _("%(player)s does not play bots"),
@@ -289,6 +312,11 @@ def words(error: GameError | Throttled) -> str:
         }
     if error.code == "too_often":
         return _("Too many requests: wait %(wait)s") % {"wait": wait_words(params["seconds"])}
+    if error.code == "second_factor_attempts":
+        params["wait"] = wait_words(params.pop("seconds"))
+    if error.code == "data_export_too_often":  # until when: said as the time left
+        left = (params.pop("until") - timezone.now()).total_seconds()
+        params["wait"] = time_left_words(max(1, math.ceil(left)))
     if error.code == "chat_timed_out":  # until when: said as the time left
         left = (params.pop("until") - timezone.now()).total_seconds()
         params["wait"] = time_left_words(max(1, math.ceil(left)))

@@ -10,7 +10,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from .. import caches
-from ..models import COMPUTER_USERNAME
+from ..models import COMPUTER_USERNAME, is_deleted
 from .cards import SUIT_NAMES, Card
 
 # The computer's accounts ("computer-easy") as the table names them, in the viewer's words.
@@ -23,7 +23,10 @@ COMPUTER_NAMES = {
 
 def player_name(username: str) -> str:
     """A player as the table names them: a person by their name, the computer in the viewer's
-    words ("Computer (easy)"), never by its account's name (which sign-up keeps for it)."""
+    words ("Computer (easy)"), never by its account's name (which sign-up keeps for it); a
+    deleted account as "deleted player"."""
+    if is_deleted(username):
+        return _("deleted player")
     return str(COMPUTER_NAMES.get(username, username))
 
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..engine import State, view_for
-from ..models import Match, MatchStatus, Move, RematchState, is_bot
+from ..models import Match, MatchStatus, Move, RematchState, is_bot, is_deleted
 from .match import PublicMatch
 
+# A deleted account as the API names it (the API speaks English, as its codes do).
+DELETED_NAME = "deleted player"
 # The API's match shows no rating: its public face is built without reading them.
 NO_RATINGS = ("", "")
 
@@ -24,13 +26,19 @@ def player(user) -> dict | None:
     """A player (a user row: an account, a challenge's, an arena's standing)."""
     if user is None:
         return None
-    return {"id": user.pk, "username": user.username, "bot": is_bot(user)}
+    return {"id": user.pk, "username": shown_name(user.username), "bot": is_bot(user)}
+
+
+def shown_name(username: str) -> str:
+    """A player's name as programs get it: a deleted account's as "deleted player" (never the
+    name it had, nor the reserved form it has now)."""
+    return DELETED_NAME if is_deleted(username) else username
 
 
 def players(match: PublicMatch) -> list[dict | None]:
     """The match's seats: seat 0, seat 1 (None: not taken yet)."""
     return [
-        None if pk is None else {"id": pk, "username": name, "bot": bot}
+        None if pk is None else {"id": pk, "username": shown_name(name), "bot": bot}
         for pk, name, bot in zip(match.player_ids, match.names, match.bots, strict=True)
     ]
 

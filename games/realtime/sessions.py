@@ -20,6 +20,7 @@ from django.utils.crypto import constant_time_compare
 
 from .. import caches
 from ..db.selectors.sessions import session_row
+from ..models import DELETED_USERNAME
 from ..services import events
 
 
@@ -47,8 +48,10 @@ def session_is_users(session_key: str | None, user_id: int) -> bool:
 
 
 def is_suspended(user_id: int) -> bool:
-    """Whether the player may no longer log in (a moderator suspended them)."""
-    return get_user_model().objects.filter(pk=user_id, is_active=False).exists()
+    """Whether the player may no longer log in (a moderator suspended them; a deleted
+    account's sockets only end, as a log-out's do)."""
+    inactive = get_user_model().objects.filter(pk=user_id, is_active=False)
+    return inactive.exclude(username__startswith=DELETED_USERNAME.format("")).exists()
 
 
 # (session key, player id) -> the (session data, password hash) found to verify.

@@ -31,11 +31,21 @@ the edges word it (``games.presentation.refusals``). By concern:
     api_tokens  personal API tokens
     accounts    signing up, and each name's look-alike form
     account_log what was done to a player's account (AccountEvent)
+    account_sessions  where a player is logged in: sessions ended, new devices mailed
+    leaving     deleting one's account; the file of one's data (made by the task worker)
+    mail_addresses  a player's address, confirmed by a link; every mail sent (mail_send)
+    second_factors  authenticator apps' codes and recovery codes (has_second_factor, check)
     translations players' suggestions for better wording, and the moderators' answers
 """
 
 from ..errors import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
 from .account_log import account_event
+from .account_sessions import (
+    account_session_end,
+    account_session_seen,
+    account_sessions_end_others,
+    device_login,
+)
 from .accounts import player_signup
 from .analysis import analyses_queue, match_analyse
 from .api_tokens import (
@@ -91,6 +101,17 @@ from .follows import (
 )
 from .guests import guest_create, guest_keep, guest_seen, guests_sweep
 from .hints import hint_for
+from .leaving import account_delete, data_export_build, data_export_request, leaving_sweep
+from .mail_addresses import (
+    mail_address,
+    mail_address_confirm,
+    mail_address_set,
+    mail_addresses_forget,
+    mail_confirm_again,
+    mail_kind_set,
+    mail_kinds_set,
+    mail_send,
+)
 from .matches import (
     Moved,
     computer_user,
@@ -126,6 +147,7 @@ from .puzzles import puzzle_answer, puzzles_mine
 from .ratings import rating_changes_reverse
 from .rematches import REMATCH_LAPSE, rematch_accept, rematch_decline, rematch_lapse, rematch_offer
 from .reports import report_close, report_create, report_player
+from .second_factors import has_second_factor, second_factor_check
 from .translations import translation_review, translation_suggest, translations_apply
 
 __all__ = [
@@ -153,6 +175,22 @@ __all__ = [
     "puzzle_answer",
     "puzzles_mine",
     "player_signup",
+    "account_delete",
+    "data_export_build",
+    "data_export_request",
+    "leaving_sweep",
+    "mail_address",
+    "mail_address_confirm",
+    "mail_address_set",
+    "mail_addresses_forget",
+    "mail_confirm_again",
+    "mail_kind_set",
+    "mail_kinds_set",
+    "mail_send",
+    "account_session_end",
+    "account_session_seen",
+    "account_sessions_end_others",
+    "device_login",
     "api_token_create",
     "api_token_revoke",
     "api_token_used",
@@ -222,6 +260,8 @@ __all__ = [
     "report_close",
     "report_create",
     "report_player",
+    "has_second_factor",
+    "second_factor_check",
     "translation_review",
     "translation_suggest",
     "translations_apply",

@@ -11,16 +11,21 @@ from django.dispatch import receiver
 
 from ..i18n.names import skeleton
 from ..models import NameSkeleton
+from .mail_addresses import mail_address_set
 
 
 def player_signup(*, username: str, password: str, email: str = ""):
     """A new account (the sign-up form has checked the name, the address and the password),
-    as Django's ``UserCreationForm.save`` makes it."""
+    as Django's ``UserCreationForm.save`` makes it; the address, if given, waits for the
+    confirmation link mailed to it (``mail_addresses``)."""
     user = get_user_model()(username=username, email=email)
     user.clean()  # the name in NFKC, the address's domain in lower case, as the form left them
+    address, user.email = user.email, ""
     user.set_password(password)
     with transaction.atomic():
         user.save()
+    if address:
+        mail_address_set(user=user, address=address)
     return user
 
 

@@ -24,6 +24,7 @@ from ..errors import Conflict, NotAllowed
 from ..models import GUEST_USERNAME, Guest, Match, MatchStatus
 from . import events
 from .core import match_abort_now, match_save, players_locked
+from .mail_addresses import mail_address_set
 
 _rng = random.SystemRandom()
 # A guest's number: four digits while they are easy to find free, then five, then six.
@@ -52,21 +53,24 @@ def guest_create():
 
 def guest_keep(*, user, username: str, password: str, email: str = ""):
     """Keep the guest's games: the same user gets ``username`` (checked by the sign-up form)
-    and ``password`` and is a guest no more, so its matches, ratings and settings stay."""
+    and ``password`` and is a guest no more, so its matches, ratings and settings stay; the
+    address, if given, waits for the confirmation link mailed to it (``mail_addresses``)."""
     with transaction.atomic():
         players_locked(user)
         guest = Guest.objects.select_for_update().filter(user_id=user.pk).first()
         if guest is None:
             raise NotAllowed("not_a_guest")
-        user.username, user.email = username, email
+        user.username = username
         user.set_password(password)
         try:
             with transaction.atomic():
-                user.save(update_fields=["username", "email", "password"])
+                user.save(update_fields=["username", "password"])
         except IntegrityError:
             raise Conflict("name_taken") from None
         guest.delete()
     user._is_guest = False
+    if email:
+        mail_address_set(user=user, address=email)
     return user
 
 

@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ..errors import Conflict, GameError, NotFound
-from ..models import ApiToken, EndReason, Match, MatchStatus, ModerationAction
+from ..models import ApiToken, EndReason, Match, MatchStatus, ModerationAction, is_deleted
 from . import events
 from .api_tokens import api_token_revoke
 from .arena_results import arena_result_void
@@ -99,6 +99,8 @@ def player_suspend(*, moderator, player, reason: str) -> None:
 
 def player_reinstate(*, moderator, player, reason: str) -> None:
     reason = reason_checked(reason)
+    if is_deleted(player):  # nobody is left to reinstate: the account was deleted
+        raise Conflict("already_deleted")
     with transaction.atomic():
         player.is_active = True
         player.save(update_fields=["is_active"])

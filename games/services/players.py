@@ -75,14 +75,11 @@ def player_puzzle_names_set(*, user, allowed: bool) -> None:
         PlayerSettings.objects.update_or_create(user=user, defaults={"puzzle_names": bool(allowed)})
 
 
-def player_turn_mail_set(*, user, allowed: bool, email: str | None = None) -> None:
-    """Whether ``user`` gets a mail when it is their turn in a correspondence match; and
-    (``email``, checked by the caller, "" for none) the address it goes to."""
+def player_turn_mail_set(*, user, allowed: bool) -> None:
+    """Whether ``user`` gets a mail when it is their turn in a correspondence match (to their
+    confirmed address: ``mail_addresses``)."""
     with transaction.atomic():
         PlayerSettings.objects.update_or_create(user=user, defaults={"turn_mail": bool(allowed)})
-        if email is not None and email != user.email:
-            user.email = email
-            user.save(update_fields=["email"])
 
 
 def player_bot_challenges_set(*, user, allowed: bool) -> None:

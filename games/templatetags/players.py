@@ -7,6 +7,7 @@ from django import template
 from django.utils import timezone
 
 from ..models import is_bot as _is_bot
+from ..models import is_deleted as _is_deleted
 from ..presentation.ending import HOUR, days_and_hours, minutes
 from ..presentation.sentences import player_name as _player_name
 
@@ -21,6 +22,12 @@ def is_bot(user) -> bool:
 @register.filter
 def player_name(username: str) -> str:
     return _player_name(username)
+
+
+@register.filter
+def is_deleted(user) -> bool:
+    """A deleted account's: named in words, linked to no profile."""
+    return _is_deleted(user)
 
 
 @register.filter

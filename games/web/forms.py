@@ -257,9 +257,9 @@ class ArenaForm(MatchOptionsForm):
 
 
 class TurnMailForm(forms.Form):
-    """The settings' mail for correspondence matches: the address, and whether to send."""
+    """The settings' mail for correspondence matches: whether to send it (the address is set
+    and confirmed on the account page)."""
 
-    email = forms.EmailField(required=False, label=_("Email"))
     allowed = forms.BooleanField(
         required=False, label=_("Email me when it is my turn in a correspondence match")
     )

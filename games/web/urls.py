@@ -1,8 +1,14 @@
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import converters  # noqa: F401  (converters registers <match:>)
+from .forms_mail import MailPasswordResetForm
 from .views import (
     account,
+    account_leaving,
+    account_mail,
+    account_second_factor,
+    account_sessions,
     accounts,
     arenas,
     chat,
@@ -28,6 +34,48 @@ urlpatterns = [
     path("settings/chat", settings.chat_settings_set, name="chat_settings_set"),
     path("settings/", settings.settings_page, name="settings"),
     path("settings/account/", account.account_page, name="account"),
+    path("settings/account/data", account_leaving.data_export_request, name="data_export_request"),
+    path(
+        "settings/account/data/download",
+        account_leaving.data_export_download,
+        name="data_export_download",
+    ),
+    path("settings/account/delete", account_leaving.account_delete, name="account_delete"),
+    path("settings/account/mail", account_mail.mail_address_change, name="mail_address_change"),
+    path("settings/account/mail/again", account_mail.mail_confirm_again, name="mail_confirm_again"),
+    path("settings/account/mail/kinds", account_mail.mail_kinds_set, name="mail_kinds_set"),
+    path(
+        "settings/account/second-factor/begin",
+        account_second_factor.second_factor_begin,
+        name="second_factor_begin",
+    ),
+    path(
+        "settings/account/second-factor/confirm",
+        account_second_factor.second_factor_confirm,
+        name="second_factor_confirm",
+    ),
+    path(
+        "settings/account/second-factor/recovery-codes",
+        account_second_factor.recovery_codes_renew,
+        name="recovery_codes_renew",
+    ),
+    path(
+        "settings/account/second-factor/off",
+        account_second_factor.second_factor_remove,
+        name="second_factor_remove",
+    ),
+    path("mail/confirm/<str:key>/", account_mail.mail_confirm, name="mail_confirm"),
+    path("mail/unsubscribe/<str:token>/", account_mail.mail_unsubscribe, name="mail_unsubscribe"),
+    path(
+        "settings/account/sessions/<id:session_id>/end",
+        account_sessions.session_end,
+        name="account_session_end",
+    ),
+    path(
+        "settings/account/sessions/end-others",
+        account_sessions.sessions_end_others,
+        name="account_sessions_end_others",
+    ),
     path("settings/tokens", settings.api_token_create, name="api_token_create"),
     path(
         "settings/tokens/<id:token_id>/revoke", settings.api_token_revoke, name="api_token_revoke"
@@ -37,7 +85,7 @@ urlpatterns = [
     path("settings/bot-challenges", settings.bot_challenges_set, name="bot_challenges_set"),
     path("settings/puzzle-names", settings.puzzle_names_set, name="puzzle_names_set"),
     path("settings/turn-mail", settings.turn_mail_set, name="turn_mail_set"),
-    path("mail/stop/<str:token>/", settings.turn_mail_stop, name="turn_mail_stop"),
+    path("mail/stop/<str:token>/", account_mail.turn_mail_stop, name="turn_mail_stop"),
     path("rules/", site.rules, name="rules"),
     path("learn/", site.learn, name="learn"),
     path("learn/again", site.learn_restart, name="learn_restart"),
@@ -53,6 +101,12 @@ urlpatterns = [
     path(
         "accounts/password_change/", accounts.PasswordChangeView.as_view(), name="password_change"
     ),
+    # Django's, but only to confirmed addresses, within limits per address and per account.
+    path(
+        "accounts/password_reset/",
+        auth_views.PasswordResetView.as_view(form_class=MailPasswordResetForm),
+        name="password_reset",
+    ),
     path(
         "accounts/reset/<uidb64>/<token>/",
         accounts.PasswordResetConfirmView.as_view(),
@@ -63,6 +117,7 @@ urlpatterns = [
         accounts.LoginView.as_view(),
         name="login",
     ),
+    path("accounts/login/code", account_second_factor.login_code, name="login_code"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("play/", lobby.lobby, name="lobby"),
     path("play/create", lobby.match_create, name="match_create"),

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, leave, shot
 from tests.support.environment import missing
+from tests.support.second_factors import log_in
 from tests.support.servers import Server, Worker, server_env
 
 
@@ -96,7 +97,7 @@ def new_page(browser, request):
         contexts.append(context)
         if logged_in is not None:  # a session cookie, as if the user had logged in
             client = Client()
-            client.force_login(logged_in)
+            log_in(client, logged_in)  # staff: verified by a second factor, the admin opens
             cookie = {"name": "sessionid", "value": client.cookies["sessionid"].value}
             context.add_cookies([{**cookie, "domain": "127.0.0.1", "path": "/"}])
         page = context.new_page()

@@ -12,12 +12,13 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
-from django.conf import settings
+from django.conf import global_settings, settings
+from django.test import Client
 from django.utils import timezone
 
 from games import services
-from games.models import Arena, MatchAnalysis, PlayerRating, Puzzle
-from games.services.turn_mail import stop_token
+from games.models import AccountSession, Arena, MatchAnalysis, PlayerRating, Puzzle
+from games.services.mail_addresses import unsubscribe_token
 from tests.support.arenas import announced
 from tests.support.browser import AXE, ROOT, RUN, TAGS, analysed, shot
 from tests.support.matches import play_to_the_end, start
@@ -33,6 +34,7 @@ STRUCTURE = {"page-has-heading-one", "landmark-one-main", "region", "label", "bu
 # The dark theme changes the colours and nothing else (static/css/site.css: custom properties
 # only), so in it only the rules about colour run again.
 COLOUR_RULES = {"type": "rule", "values": ["color-contrast", "link-in-text-block"]}
+PHONE = "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/124.0.0.0 Mobile Safari/537.36"
 
 
 # Words (between spaces and hyphens) that the layout split over two lines: "Los t", "Rep lay".
@@ -97,7 +99,7 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
         "a followed player's profile": "/users/bob/",
         "correspondence match": f"/matches/{start(bob, alice, days_per_move=3).pk}/",
         "correspondence leaderboard": "/leaderboard/?ladder=correspondence",
-        "turn mails stopped": f"/mail/stop/{stop_token(alice.pk)}/",
+        "turn mails' unsubscription": f"/mail/unsubscribe/{unsubscribe_token(alice.pk, 'turn')}/",
         "arenas": "/arenas/",
         "arena finished, its podium": f"/arenas/{arena_ended(alice, bob).pk}/",
         "arena running, its standings": f"/arenas/{arena_running(alice, bob).pk}/",
@@ -193,6 +195,114 @@ def test_an_arena_pages_chat_meets_wcag_aa_for_a_player_and_a_reader(
     assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)
 
 
+def test_the_account_pages_sessions_meet_wcag_aa_at_both_widths_in_three_languages(
+    live_server_url, new_page, alice, settings
+):
+    """The account page's sessions: the list (this browser, logged in through the form, and
+    a phone), a session's ending asked, and the ending of all the others asked."""
+    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS  # the server's, to log in
+    alice.set_password("correct horse 1")
+    alice.save()
+    phone = Client(HTTP_USER_AGENT=PHONE)
+    phone.post("/accounts/login/", {"username": "alice", "password": "correct horse 1"})
+    other = AccountSession.objects.get(session_key=phone.cookies["sessionid"].value)
+    states = {
+        "account, its sessions": "/settings/account/",
+        "account, a session's ending asked": f"/settings/account/?end={other.pk}",
+        "account, the others' ending asked": "/settings/account/?end=others",
+    }
+    audit = Audit()
+    for code in LANGUAGES:
+        page = new_page()
+        page.goto(live_server_url + "/accounts/login/")
+        page.fill("[name=username]", "alice")
+        page.fill("[name=password]", "correct horse 1")
+        page.click("main form button[type=submit]")
+        page.wait_for_url("**/play/")
+        audit.pages(page, live_server_url, code, states)
+        assert page.locator("[data-session]").count() >= 2
+    audit.report("axe-account-sessions.json")
+    assert audit.audited == (len(LANGUAGES) + len(THEMES) - 1) * len(WIDTHS) * len(states)
+    assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)
+
+
+def test_the_account_pages_leaving_meets_wcag_aa_at_both_widths_in_three_languages(
+    live_server_url, new_page, alice
+):
+    """The account page's data and leaving: the file offered, being prepared, ready to
+    download; a deletion refused (a wrong password)."""
+    from games.models import DataExport
+
+    audit = Audit()
+    for code in LANGUAGES:
+        DataExport.objects.filter(user=alice).delete()
+        page = new_page(logged_in=alice)
+        audit.pages(page, live_server_url, code, {"account, data offered": "/settings/account/"})
+        DataExport.objects.create(user=alice, requested_at=timezone.now())  # no task: it waits
+        preparing = {"account, data being prepared": "/settings/account/#leaving"}
+        audit.pages(page, live_server_url, code, preparing)
+        now = timezone.now()
+        ready = {"ready_at": now, "expires_at": now + timedelta(days=1), "content": "{}"}
+        DataExport.objects.filter(user=alice).update(**ready)
+        audit.pages(page, live_server_url, code, {"account, data ready": "/settings/account/"})
+        page.fill("#leaving-password", "not my password")
+        page.click("[data-action=account-delete]")
+        page.wait_for_selector("[data-account-delete] .form-errors")
+        audit.here(page, code, "account, a deletion refused")
+    audit.report("axe-account-leaving.json")
+    assert audit.audited == (len(LANGUAGES) + len(THEMES) - 1) * len(WIDTHS) * 4
+    assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)
+
+
+def test_the_account_pages_second_factor_and_the_code_step_meet_wcag_aa(
+    live_server_url, new_page, alice, bob, settings
+):
+    """The second factor: offered, being set up (the QR code and the key), the recovery codes
+    shown once, and on; the log-in's second step (its code), at both widths in three
+    languages."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from games.services import second_factors
+    from tests.support.second_factors import app_device, code_from_key, code_now
+
+    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS  # the server's, to log in
+    bob.set_password("correct horse 2")
+    bob.save()
+    recovery = second_factors.recovery_codes_renew(
+        user=bob, password="correct horse 2", code=code_now(app_device(bob))
+    )
+    audit = Audit()
+    for number, code in enumerate(LANGUAGES):
+        TOTPDevice.objects.filter(user=alice).delete()
+        page = new_page(logged_in=alice)
+        offered = {"account, second factor offered": "/settings/account/"}
+        audit.pages(page, live_server_url, code, offered)
+        page.click("[data-action=second-factor-begin]")
+        page.wait_for_selector("[data-second-factor-secret]")
+        audit.here(page, code, "account, second factor being set up")
+        secret = page.inner_text("[data-second-factor-secret]")
+        page.fill("#second-factor-confirm-code", code_from_key(secret))
+        page.click("[data-action=second-factor-confirm]")
+        page.wait_for_selector("[data-recovery-codes]")
+        audit.here(page, code, "account, its recovery codes")
+        page = new_page()
+        audit.pages(page, live_server_url, code, {})  # the language, axe
+        page.goto(live_server_url + "/accounts/login/")
+        page.fill("[name=username]", "bob")
+        page.fill("[name=password]", "correct horse 2")
+        page.click("main form button[type=submit]")
+        page.wait_for_url("**/accounts/login/code")
+        audit.here(page, code, "log-in, its code")
+        page.fill("[name=code]", recovery[number])
+        page.click("main form button[type=submit]")
+        page.wait_for_url("**/play/")
+        on = {"account, second factor on": "/settings/account/"}
+        audit.pages(page, live_server_url, code, on)
+    audit.report("axe-account-second-factor.json")
+    assert audit.audited == (len(LANGUAGES) + len(THEMES) - 1) * len(WIDTHS) * 5
+    assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)
+
+
 class Audit:
     """axe-core's findings on pages, at both widths and, in English, both themes; at phone
     width the page must not scroll sideways nor split a word over two lines."""
@@ -207,26 +317,31 @@ class Audit:
         page.emulate_media(reduced_motion="reduce")  # a card caught mid-flight is no finding
         for name, path in paths.items():
             page.goto(base + path)
-            for width, (wide, high) in WIDTHS.items():  # one load, both widths and themes
-                page.set_viewport_size({"width": wide, "height": high})
-                for theme in THEMES if code == "en" else THEMES[:1]:
-                    page.emulate_media(color_scheme=theme, reduced_motion="reduce")
-                    where = (code, width, theme, name)
-                    rules = TAGS if theme == "light" else COLOUR_RULES
-                    for violation in page.evaluate(RUN, rules):
-                        self.by_impact[violation["impact"]] += 1
-                        self.found.append((*where, violation))
-                        if violation["impact"] in ("serious", "critical") or (
-                            violation["id"] in STRUCTURE
-                        ):
-                            self.serious.append((*where, violation))
-                    self.audited += 1
-                if width == "phone":
-                    if page.evaluate("document.documentElement.scrollWidth") > wide:
-                        shot(page, f"wide-{code}-{name}", full_page=False, force=True)
-                    assert page.evaluate("document.documentElement.scrollWidth") <= wide, name
-                    if code != "th":
-                        assert page.evaluate(BROKEN_WORDS) == [], (code, name)
+            self.here(page, code, name)
+
+    def here(self, page, code: str, name: str) -> None:
+        """The page as it is now (one reached by a form's post), at both widths and themes;
+        ``pages`` sets the language and axe first."""
+        for width, (wide, high) in WIDTHS.items():  # one load, both widths and themes
+            page.set_viewport_size({"width": wide, "height": high})
+            for theme in THEMES if code == "en" else THEMES[:1]:
+                page.emulate_media(color_scheme=theme, reduced_motion="reduce")
+                where = (code, width, theme, name)
+                rules = TAGS if theme == "light" else COLOUR_RULES
+                for violation in page.evaluate(RUN, rules):
+                    self.by_impact[violation["impact"]] += 1
+                    self.found.append((*where, violation))
+                    if violation["impact"] in ("serious", "critical") or (
+                        violation["id"] in STRUCTURE
+                    ):
+                        self.serious.append((*where, violation))
+                self.audited += 1
+            if width == "phone":
+                if page.evaluate("document.documentElement.scrollWidth") > wide:
+                    shot(page, f"wide-{code}-{name}", full_page=False, force=True)
+                assert page.evaluate("document.documentElement.scrollWidth") <= wide, name
+                if code != "th":
+                    assert page.evaluate(BROKEN_WORDS) == [], (code, name)
 
     def report(self, file_name: str) -> None:
         figures = {"pages audited": self.audited, "violations by impact": dict(self.by_impact)}
@@ -266,3 +381,27 @@ def services_legal(match):
     from games.engine import legal_actions
 
     return legal_actions(match.state)
+
+
+def test_the_account_pages_mail_meets_wcag_aa_at_both_widths_in_three_languages(
+    live_server_url, new_page, alice, inbox
+):
+    """The account page's mail (a confirmed address, another waiting for its link), the page
+    of a confirmation link, and a mail's unsubscription page, asked and done."""
+    from tests.support.mail import address_confirmed, confirm_link
+
+    address_confirmed(alice, "alice@example.com", inbox)
+    services.mail_address_set(user=alice, address="alice@example.org")
+    link = confirm_link(inbox.wait_for(2)[-1])
+    token = unsubscribe_token(alice.pk, "arena")
+    states = {
+        "account, an address waiting": "/settings/account/#mail",
+        "a confirmation link's page": link,
+        "an unsubscription asked": f"/mail/unsubscribe/{token}/",
+    }
+    audit = Audit()
+    for code in LANGUAGES:
+        audit.pages(new_page(logged_in=alice), live_server_url, code, states)
+    audit.report("axe-account-mail.json")
+    assert audit.audited == (len(LANGUAGES) + len(THEMES) - 1) * len(WIDTHS) * len(states)
+    assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)

@@ -23,6 +23,7 @@ from games.models import (
     PlayerSettings,
     RatingChange,
 )
+from tests.support.mail import address_confirmed
 from tests.support.matches import resign
 from tests.support.tasks import run_due_tasks
 
@@ -246,8 +247,8 @@ def test_a_pair_whose_player_went_into_another_match_meanwhile_is_not_started(mo
 @pytest.mark.django_db(transaction=True)
 def test_a_player_who_asked_is_mailed_when_the_arena_starts(moderator, four, inbox):
     arena = announce(moderator)
-    four[0].email = "a@example.com"
-    four[0].save(update_fields=["email"])
+    address_confirmed(four[0], "a@example.com", inbox)
+    address_confirmed(four[1], "b@example.com", inbox)
     services.arena_join(user=four[0], arena_id=arena.pk, notify=True)
     services.arena_join(user=four[1], arena_id=arena.pk)  # did not ask
     run_due_tasks()  # the start, its mails
@@ -255,3 +256,5 @@ def test_a_player_who_asked_is_mailed_when_the_arena_starts(moderator, four, inb
     assert mail["To"] == "a@example.com"
     assert mail["Subject"] == "The arena Friday arena has started"
     assert f"http://testserver/arenas/{arena.pk}/" in mail.get_content()
+    assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert "/mail/unsubscribe/" in mail["List-Unsubscribe"]

@@ -1,5 +1,6 @@
 """Correspondence matches: days a move, a mail (through a real SMTP server) to the player to
-act with a link to the match and a one-click stop (never while they are on the match's page,
+act, at a confirmed address only, at most once a match a day unless they asked for each, with
+a link to the match and a one-click unsubscription (never while they are on the match's page,
 one who has just joined from the lobby included; its links lead to the address the site is
 served at, `make run` on another port included), a lapsed turn ended by the task worker, and
 a rating ladder of their own. Time is moved by the test (``tests.support.tasks.age``), never
@@ -22,6 +23,7 @@ from games import services
 from games.db import selectors
 from games.engine.rules import new_match
 from games.models import EndReason, Ladder, Match, MatchStatus, PlayerRating, RatingChange
+from tests.support.mail import address_confirmed, mails_aged
 from tests.support.matches import pass_if_allowed
 from tests.support.tasks import age, queued, run_due_tasks
 
@@ -32,18 +34,18 @@ MAIL_DELAY = 61  # a turn's mail waits a minute for the player to arrive (TURN_M
 
 
 @pytest.fixture
-def players(alice, bob):
+def players(alice, bob, inbox):
     for user, address in ((alice, "alice@example.com"), (bob, "bob@example.com")):
-        user.email = address
-        user.save(update_fields=["email"])
+        address_confirmed(user, address, inbox)
     return alice, bob
 
 
 def links(message) -> tuple[str, str]:
-    """The match's link and the stop link of a turn's mail."""
+    """The match's link and the unsubscription link of a turn's mail."""
     body = message.get_content()
     match_link = re.search(r"http://testserver(/matches/\d+/)", body).group(1)
-    stop_link = re.search(r"http://testserver(/mail/stop/[^/\s]+/)", body).group(1)
+    stop_link = re.search(r"http://testserver(/mail/unsubscribe/[^/\s]+/)", body).group(1)
+    assert message["List-Unsubscribe"].strip() == f"<http://testserver{stop_link}>"
     return match_link, stop_link
 
 
@@ -84,6 +86,7 @@ def test_a_correspondence_match_over_three_days_mailed_turn_by_turn_then_lapsed(
         assert answer.status_code == 200
         assert "data-your-turn" in answer.content.decode()
         match = age(match, DAY - 60)  # most of a day passes before they move
+        mails_aged(DAY - 60)
         match = until_turn_passes(match)
         run_due_tasks(as_if_seconds_passed=MAIL_DELAY)
         expected += 1
@@ -110,7 +113,7 @@ def test_a_correspondence_match_over_three_days_mailed_turn_by_turn_then_lapsed(
     assert len(inbox.wait_for(expected)) == expected  # nothing mailed once it ended
 
 
-def test_the_stop_link_stops_the_mails_in_one_click_and_can_undo_it(inbox, players):
+def test_the_unsubscription_link_shows_a_button_and_its_post_stops_the_mails(inbox, players):
     alice, bob = players
     match = services.match_join(
         user=bob, match_id=services.match_create(user=alice, days_per_move=1).pk
@@ -119,9 +122,12 @@ def test_the_stop_link_stops_the_mails_in_one_click_and_can_undo_it(inbox, playe
     first = inbox.wait_for(1)[0]
     to_act = match.players[match.state.turn]
     _link, stop = links(first)
-    answer = Client().get(stop)  # from the mail: no log-in, one click
+    answer = Client().get(stop)  # opened from the mail (or by a mail scanner): a button
     assert answer.status_code == 200
-    assert "we will no longer email you" in answer.content.decode()
+    assert "stop these emails?" in answer.content.decode()
+    assert selectors.turn_mail_wanted(user=to_act)  # a GET changes nothing
+    answer = Client().post(stop)  # the button: no log-in, one click
+    assert "we will no longer send you these emails" in answer.content.decode()
     assert not selectors.turn_mail_wanted(user=to_act)
     match = until_turn_passes(match)  # the other player's mail still goes
     run_due_tasks(as_if_seconds_passed=MAIL_DELAY)
@@ -131,12 +137,16 @@ def test_the_stop_link_stops_the_mails_in_one_click_and_can_undo_it(inbox, playe
         to_act.email, match.opponent_of(to_act).email,
     ]  # fmt: skip
     again = Client().post(stop, {"again": "yes"})
-    assert "we will email you again" in again.content.decode()
+    assert "we will send you these emails again" in again.content.decode()
     assert selectors.turn_mail_wanted(user=to_act)
     # A mail program's own "unsubscribe" (RFC 8058) posts without a page or a CSRF token.
     Client(enforce_csrf_checks=True).post(stop, {"List-Unsubscribe": "One-Click"})
     assert not selectors.turn_mail_wanted(user=to_act)
-    assert Client().get("/mail/stop/not-a-token/").status_code == 404
+    refused = Client().get("/mail/unsubscribe/not-a-token/")
+    assert refused.status_code == 404
+    assert "This link is not valid" in refused.content.decode()
+    old = Client().get("/mail/stop/an-old-stop-link/")  # the stop links of older mails
+    assert old.status_code == 410 and "This link is out of date" in old.content.decode()
 
 
 def test_no_mail_to_a_player_at_the_table_nor_without_an_address(inbox, players, carol):
@@ -156,7 +166,7 @@ def test_no_mail_to_a_player_at_the_table_nor_without_an_address(inbox, players,
     run_due_tasks(as_if_seconds_passed=MAIL_DELAY)  # carol has no address
     assert inbox.wait_for(1, seconds=0.5) == []  # neither got a mail
     assert queued("turn_mail") == []  # both tasks ran
-    services.player_turn_mail_set(user=carol, allowed=True, email="carol@example.com")
+    address_confirmed(carol, "carol@example.com", inbox)
     lone = until_turn_passes(until_turn_passes(lone))  # back to carol: now she is told
     run_due_tasks(as_if_seconds_passed=MAIL_DELAY)
     assert [m["To"] for m in inbox.wait_for(1)] == ["carol@example.com"]

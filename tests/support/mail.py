@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 import socket
 import threading
 from email.message import EmailMessage
@@ -52,3 +53,50 @@ def smtp_server():
         yield inbox, controller.port
     finally:
         controller.stop()
+
+
+CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/mail/confirm/[^/\s]+/)")
+
+
+def confirm_link(message: EmailMessage) -> str:
+    """The path of the confirmation link in an address's confirmation mail."""
+    return CONFIRM_LINK.search(message.get_content()).group(1)
+
+
+def address_confirmed(user, address: str, inbox: Inbox | None = None):
+    """Give ``user`` the ``address`` and confirm it as its owner would: the link from the
+    mail that came (the real SMTP server's ``inbox``, else Django's outbox), opened and its
+    button pressed, with no log-in. The confirmation mail is taken out of the inbox (read),
+    so a test counts only the mails that follow. The user, as the database now has it."""
+    from django.core import mail
+    from django.test import Client
+
+    from games import services
+
+    services.mail_address_set(user=user, address=address)
+    if inbox is not None:
+        message = [m for m in inbox.wait_for(1) if address in m["To"]][-1]
+        inbox.messages.remove(message)
+        link = confirm_link(message)
+    else:
+        sent = [m for m in mail.outbox if address in m.to][-1]
+        mail.outbox.remove(sent)
+        link = CONFIRM_LINK.search(sent.body).group(1)
+    client = Client()
+    assert client.get(link).status_code == 200  # the page with the button: nothing done yet
+    assert client.post(link).status_code == 200
+    user.refresh_from_db()
+    assert user.email == address
+    return user
+
+
+def mails_aged(seconds: float) -> None:
+    """Pretend the mails sent so far went ``seconds`` earlier (the limits that count them:
+    a match's turn mails, one a day)."""
+    from datetime import timedelta
+
+    from django.db.models import F
+
+    from games.models import MailSent
+
+    MailSent.objects.update(sent_at=F("sent_at") - timedelta(seconds=seconds))

@@ -8,6 +8,7 @@ from games import services
 from games.engine import legal_actions
 from games.engine.verify import commitment
 from tests.support.matches import resign
+from tests.support.second_factors import log_in
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def test_staff_find_a_match_by_player_and_read_its_move_log(client, staff, alice
         user=match.players[state.turn], match_id=match.pk,
         action=str(legal_actions(state)[0]), version=1,
     )  # fmt: skip
-    client.force_login(staff)
+    log_in(client, staff)
     listing = client.get("/admin/games/match/?q=alic").content.decode()
     assert f"/admin/games/match/{match.pk}/change/" in listing
     page = client.get(f"/admin/games/match/{match.pk}/change/").content.decode()
@@ -36,7 +37,7 @@ def test_no_seed_in_the_admin_while_the_match_is_in_play_only_its_commitment(
     client, staff, alice, bob
 ):
     match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
-    client.force_login(staff)
+    log_in(client, staff)
     pages = [
         client.get(f"/admin/games/match/{match.pk}/change/"),
         client.get("/admin/games/match/"),
@@ -71,7 +72,7 @@ def test_the_dealers_discard_is_hidden_in_the_admins_move_log_until_the_end(
     services.move_apply(
         user=match.players[dealer], match_id=match.pk, action=discard, version=match.version
     )
-    client.force_login(staff)
+    log_in(client, staff)
     page = client.get(f"/admin/games/match/{match.pk}/change/").content.decode()
     assert discard not in page and "discard (shown when the match is over)" in page
 
@@ -79,7 +80,7 @@ def test_the_dealers_discard_is_hidden_in_the_admins_move_log_until_the_end(
 def test_nobody_edits_or_deletes_matches_moves_or_ratings_in_the_admin(client, staff, alice, bob):
     match = services.match_join(user=bob, match_id=services.match_create(user=alice).pk)
     resign(alice, match)
-    client.force_login(staff)
+    log_in(client, staff)
     assert client.get(f"/admin/games/match/{match.pk}/delete/").status_code == 403
     assert client.get("/admin/games/match/add/").status_code == 403
     client.post(f"/admin/games/match/{match.pk}/change/", {"seed": "1", "status": "open"})

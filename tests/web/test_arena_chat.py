@@ -16,6 +16,7 @@ from games.models import ChatLine, ModerationAction
 from tests.support.arenas import announced, moderator_made
 from tests.support.chat import free_chat
 from tests.support.matches import start
+from tests.support.second_factors import log_in
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def arena(moderator, alice, bob):
 
 def client_of(user, language: str = "en") -> Client:
     client = Client()
-    client.force_login(user)
+    log_in(client, user)
     client.cookies["django_language"] = language
     return client
 

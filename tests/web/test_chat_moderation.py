@@ -20,6 +20,7 @@ from games.models import ChatLine, ChatTimeout, ModerationAction, Report
 from tests.support.chat import free_chat
 from tests.support.matches import start
 from tests.support.moderation import run_action
+from tests.support.second_factors import log_in
 from tests.support.sockets import board, frame_with, socket
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def context_shown(page: str) -> list[int]:
 
 def client_of(user) -> Client:
     client = Client()
-    client.force_login(user)
+    log_in(client, user)
     return client
 
 

@@ -9,13 +9,14 @@ from django.test import Client
 from games import services
 from games.models import Match, RatingChange
 from tests.support.matches import resign
+from tests.support.second_factors import log_in
 
 pytestmark = pytest.mark.django_db
 
 
 def client_of(user) -> Client:
     client = Client()
-    client.force_login(user)
+    log_in(client, user)
     return client
 
 

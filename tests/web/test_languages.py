@@ -249,6 +249,7 @@ def test_dates_follow_the_locale(alice):
 # "jack", "little", "field", "to send", "bright".
 NOT_ADDRESSED = {"ይህ", "በዚህ", "ለዚህ", "እንዲህ", "ከእንግዲህ", "እነዚህ", "ከእነዚህ", "እዚህ", "ጃክ", "ትንሽ"}
 NOT_ADDRESSED |= {"መስክ", "ለመላክ", "መላክ", "ልክ", "ብሩህ", "የዚህ"}  # sending; exactly
+NOT_ADDRESSED |= {"ሊንክ", "ታሪክ", "ወደዚህ", "ከዚህ", "ስለዚህ"}  # a link; history; to, from, so: here
 
 
 def test_amharic_addresses_every_player_alike():

@@ -11,6 +11,7 @@ from games import services
 from games.engine import legal_actions
 from games.engine.cards import CODES, cards_in
 from games.models import Match, MatchStatus
+from tests.support.mail import address_confirmed
 from tests.support.matches import play_to_the_end, resign
 from tests.support.positions import codes_in
 
@@ -99,8 +100,7 @@ def test_log_in_and_log_out(client, alice):
 
 
 def test_password_reset_sends_a_mail(client, alice, mailoutbox):
-    alice.email = "alice@example.com"
-    alice.save()
+    address_confirmed(alice, "alice@example.com")
     response = client.post("/accounts/password_reset/", {"email": "alice@example.com"})
     assert response.status_code == 302
     assert len(mailoutbox) == 1 and "/accounts/reset/" in mailoutbox[0].body

@@ -16,6 +16,7 @@ from games.db import selectors
 from games.models import Match, MatchStatus, ModerationAction, PlayerRating, RatingChange, Report
 from tests.support.matches import resign
 from tests.support.moderation import run_action
+from tests.support.second_factors import log_in
 
 pytestmark = pytest.mark.django_db
 
@@ -177,7 +178,7 @@ def test_the_audit_log_cannot_be_edited_or_deleted(moderator, alice, bob):
     run_action(moderator, "games/match", "void_matches", [match.pk])
     entry = ModerationAction.objects.get()
     superuser = Client()
-    superuser.force_login(type(alice).objects.create_superuser("root", password="Root-pass-9"))
+    log_in(superuser, type(alice).objects.create_superuser("root", password="Root-pass-9"))
     assert superuser.get(f"/admin/games/moderationaction/{entry.pk}/delete/").status_code == 403
     superuser.post(f"/admin/games/moderationaction/{entry.pk}/change/", {"reason": "edited"})
     entry.refresh_from_db()
@@ -242,7 +243,7 @@ def test_only_moderators_who_may_suspend_may_revoke_tokens(django_user_model, al
     viewer = django_user_model.objects.create_user("viewer", password="Look-only-1", is_staff=True)
     viewer.user_permissions.add(Permission.objects.get(codename="view_apitoken"))
     client = Client()
-    client.force_login(viewer)
+    log_in(client, viewer)
     listing = client.get("/admin/games/apitoken/").content.decode()
     assert "my bot" in listing and "revoke_tokens" not in listing
     client.post(
@@ -298,7 +299,7 @@ def test_history_reads_as_history_in_the_admin(moderator, alice, bob, django_use
     # Even to an administrator, who may change a match in play's clock.
     root = django_user_model.objects.create_superuser("root", password="Root-of-it-all-1")
     admin = Client()
-    admin.force_login(root)
+    log_in(admin, root)
     match = finished(alice, bob)
     page = admin.get(f"/admin/games/match/{match.pk}/change/").content.decode()
     assert 'name="_save"' not in page  # a finished match: nothing to save
@@ -323,7 +324,7 @@ def test_history_reads_as_history_in_the_admin(moderator, alice, bob, django_use
 def test_the_players_list_offers_no_bulk_delete_beside_suspend(django_user_model, alice):
     root = django_user_model.objects.create_superuser("root", password="Root-of-it-all-1")
     admin = Client()
-    admin.force_login(root)
+    log_in(admin, root)
     page = admin.get("/admin/auth/user/").content.decode()
     assert 'value="suspend_players"' in page and 'value="delete_selected"' not in page
 

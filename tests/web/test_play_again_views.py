@@ -10,6 +10,7 @@ from django.test import Client
 from games import services
 from games.models import Challenge, Match, MatchStatus, ModerationAction, Report
 from tests.support.matches import both_acted, play_to_the_end, start
+from tests.support.second_factors import log_in
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -17,7 +18,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def logged_in(user) -> Client:
     client = Client()
-    client.force_login(user)
+    log_in(client, user)
     return client
 
 

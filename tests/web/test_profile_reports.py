@@ -9,13 +9,14 @@ import pytest
 from django.test import Client
 
 from games.models import Report
+from tests.support.second_factors import log_in
 
 pytestmark = pytest.mark.django_db
 
 
 def browser(user) -> Client:
     client = Client()
-    client.force_login(user)
+    log_in(client, user)
     return client
 
 

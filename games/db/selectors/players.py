@@ -9,6 +9,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
 from ...models import (
+    DELETED_USERNAME,
     Ladder,
     Match,
     MatchStatus,
@@ -17,6 +18,7 @@ from ...models import (
     PlayerSettings,
     RatingChange,
     TablePace,
+    is_deleted,
 )
 
 
@@ -29,6 +31,8 @@ def record(*, user) -> dict[str, int]:
 
 def user_by_name(username: str):
     if "\x00" in username:  # no name holds one, and PostgreSQL refuses it in a query
+        return None
+    if is_deleted(username):  # a deleted account has no profile, and takes no challenge
         return None
     return get_user_model().objects.filter(username=username).first()
 
@@ -57,6 +61,7 @@ def leaderboard(
     )
     last = mine.order_by("-created_at").values("created_at")[:1]
     ranked = PlayerRating.objects.filter(**{f"{played}__gte": LEADERBOARD_MIN_MATCHES})
+    ranked = ranked.exclude(user__username__startswith=DELETED_USERNAME.format(""))  # left
     bot_users = PlayerSettings.objects.filter(bot=True).values("user")
     ranked = ranked.filter(user__in=bot_users) if bots else ranked.exclude(user__in=bot_users)
     rows = (

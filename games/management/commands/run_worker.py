@@ -200,6 +200,7 @@ class Worker(db_worker.Worker):
         swept = services.guests_sweep()
         if swept:
             log.info("swept %d guest(s) not seen for %d days", swept, settings.GUEST_DAYS)
+        services.leaving_sweep()  # data files past their day, names free again
 
     def _beat(self, stop: threading.Event) -> None:
         while not stop.wait(settings.WORKER_BEAT_SECONDS):

@@ -1,6 +1,7 @@
 """Accounts: sign-up, playing as a guest ("Play now") and keeping a guest's games, the
-locked-out page, password changes and resets that close the sockets of the sessions they end,
-and the word after a log-out.
+locked-out page, the log-in (its second step, a code, in ``account_second_factor``),
+password changes and resets that close the sockets of the sessions they end, and the word
+after a log-out.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ...presentation import refusals
 from ...services import events, throttle
 from ..forms import LoginForm, SignupForm
 from ..middleware import SESSION_GUEST
+from . import account_second_factor
 from .common import client_key, login_key, safe_target, wait_page
 
 
@@ -185,6 +187,12 @@ class LoginView(auth_views.LoginView):
     moderators' reason (in the session's language), rather than asking for a log-in."""
 
     authentication_form = LoginForm
+
+    def form_valid(self, form):
+        user = form.get_user()
+        if services.has_second_factor(user):  # logged in only after the code (second step)
+            return account_second_factor.login_pending(self.request, user, self.get_success_url())
+        return super().form_valid(form)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

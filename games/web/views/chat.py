@@ -16,9 +16,10 @@ from django.views.decorators.http import require_POST
 
 from ... import services
 from ...db import selectors
-from ...models import CHAT_LENGTH, ChatRoom, is_guest
+from ...models import CHAT_LENGTH, ChatRoom, is_deleted, is_guest
 from ...presentation import refusals
 from ...presentation.chat import PHRASE_WORDS, chat_items
+from ...presentation.sentences import player_name
 from ...services import throttle
 from .common import safe_target
 
@@ -111,9 +112,10 @@ def chat_context(request: HttpRequest, match) -> dict:
     if not user.is_authenticated:
         return {"chat_room": None}
     seat = match.seat_of(user)
-    opponent = match.names[seat ^ 1] if seat is not None else ""
+    opponent = player_name(match.names[seat ^ 1]) if seat is not None else ""
     if seat is not None:
-        alone = match.computer or match.player_ids[seat ^ 1] is None
+        left = is_deleted(match.names[seat ^ 1])  # a deleted account reads nothing
+        alone = match.computer or match.player_ids[seat ^ 1] is None or left
         room = None if alone else ChatRoom.PLAYERS
     else:
         room = None if is_guest(user) else ChatRoom.SPECTATORS

@@ -1,6 +1,6 @@
 """A player's settings: language, sound, the table's look, the mail of correspondence
-matches (and its one-click stop), API tokens (and the web pages that may use them) and bot
-options."""
+matches (on or off: the address is the account page's), API tokens (and the web pages that
+may use them) and bot options."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from ... import services
 from ...db import selectors
@@ -19,7 +18,6 @@ from ...i18n import languages
 from ...models import ApiToken, PlayerSettings, Theme, is_bot, is_guest
 from ...presentation import refusals
 from ...services.players import player_api_origins_set
-from ...services.turn_mail import stop_token_user
 from ..context_processors import SESSION_LOOK, table_look
 from ..forms import ApiOriginsForm, ApiTokenForm, ChatSettingsForm, TablePaceForm, TurnMailForm
 from .common import base_url, safe_target
@@ -115,7 +113,7 @@ def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "
         )
     if mail_form is None:
         wanted = selectors.turn_mail_wanted(user=request.user)
-        mail_form = TurnMailForm(initial={"email": request.user.email, "allowed": wanted})
+        mail_form = TurnMailForm(initial={"allowed": wanted})
     if origins_form is None:
         origins = PlayerSettings.objects.filter(user=request.user).values_list("api_origins")
         origins_form = ApiOriginsForm(initial={"origins": (origins.first() or ("",))[0]})
@@ -123,6 +121,7 @@ def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "
         "form": form or ApiTokenForm(),
         "origins_form": origins_form,
         "mail_form": mail_form,
+        "mail_confirmed": request.user.email,
         "pace_form": pace_form,
         "chat_form": chat_form,
         "tokens": ApiToken.objects.filter(user=request.user, revoked_at__isnull=True),
@@ -238,9 +237,7 @@ def turn_mail_set(request: HttpRequest) -> HttpResponse:
     form = TurnMailForm(request.POST)
     if not form.is_valid():
         return _settings_page(request, mail_form=form, status=400)
-    services.player_turn_mail_set(
-        user=request.user, allowed=form.cleaned_data["allowed"], email=form.cleaned_data["email"]
-    )
+    services.player_turn_mail_set(user=request.user, allowed=form.cleaned_data["allowed"])
     messages.success(request, _("Saved."))
     return redirect("settings")
 
@@ -276,17 +273,3 @@ def chat_settings_set(request: HttpRequest) -> HttpResponse:
         return _settings_page(request, chat_form=form, status=refusals.status(error))
     messages.success(request, _("Saved."))
     return redirect("settings")
-
-
-@csrf_exempt  # the signed token is the proof; a mail program posts without a page (RFC 8058)
-@require_http_methods(["GET", "POST"])
-def turn_mail_stop(request: HttpRequest, token: str) -> HttpResponse:
-    """The link at the foot of a turn's mail: stops these mails at once, no log-in needed,
-    and offers to turn them back on. A mail program's own "unsubscribe" POSTs here too."""
-    player = stop_token_user(token)
-    if player is None:
-        context = {"title": _("Emails"), "message": _("This link is not valid.")}
-        return render(request, "error.html", context, status=404)
-    again = request.method == "POST" and request.POST.get("again") == "yes"
-    services.player_turn_mail_set(user=player, allowed=again)
-    return render(request, "turn_mail.html", {"player": player, "on": again, "token": token})
