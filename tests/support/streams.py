@@ -46,11 +46,12 @@ class HttpStream:
         stream's own clean-up runs. Only a read under way carries the cancel into the stream:
         one not yet started, or one that ends with a line all the same (it had one ready, or
         a step it was in finished first), leaves the stream suspended at its ``yield``, where
-        closing Django's wrappers around it never reaches. So each read is started (one turn
-        of the loop: its task was scheduled first), then cancelled, until a cancel lands."""
+        closing Django's wrappers around it never reaches. So each read is started (waited for
+        until its task says it is entering the stream), then cancelled, until a cancel lands."""
         while True:
-            reading = asyncio.ensure_future(anext(self.lines))
-            await asyncio.sleep(0)
+            started = asyncio.Event()
+            reading = asyncio.ensure_future(self._read(started))
+            await started.wait()
             reading.cancel()
             try:
                 await reading
@@ -59,6 +60,10 @@ class HttpStream:
             except StopAsyncIteration:  # it ended by itself: its clean-up ran
                 return
         await self.lines.aclose()
+
+    async def _read(self, started: asyncio.Event) -> bytes:
+        started.set()
+        return await anext(self.lines)
 
 
 async def http_stream(token: str, path: str, language: str | None = None) -> HttpStream:
