@@ -33,6 +33,11 @@ $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $@
 
+# Where the three processes of `make run` write their metrics for /metrics to add up
+# (games/metrics.py): made before they start, its files of an earlier run removed (those of
+# dead processes would be counted again).
+PROMETHEUS_MULTIPROC_DIR ?= $(or $(TMPDIR),/tmp)/euchre-metrics-$(PORT)
+
 # The server and two task workers (one for the computer's turns and clocks, one for the analysis
 # of finished matches) together, from the Procfile; Ctrl-C stops all three. The workers' mails
 # link to the address served here (SITE_URL, unless it is set; 0.0.0.0 read as this machine):
@@ -40,7 +45,9 @@ $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 run: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py collectstatic --noinput -v0
+	mkdir -p "$(PROMETHEUS_MULTIPROC_DIR)" && rm -f "$(PROMETHEUS_MULTIPROC_DIR)"/*.db
 	DEBUG=$${DEBUG:-1} HOST=$(HOST) PATH="$(CURDIR)/$(BIN):$$PATH" \
+		PROMETHEUS_MULTIPROC_DIR="$(PROMETHEUS_MULTIPROC_DIR)" \
 		SITE_URL="$${SITE_URL:-http://$(patsubst 0.0.0.0,127.0.0.1,$(HOST)):$(PORT)}" \
 		PUSH_RELAY_URL="http://$(patsubst 0.0.0.0,127.0.0.1,$(HOST)):$(PORT)" \
 		$(BIN)/honcho --no-colour start --port $(PORT) web worker analyst

@@ -1,5 +1,5 @@
 """An arena under load: N programs (200 by default) join one arena through the API and play
-it for a few minutes, served as the README tells operators to (PostgreSQL, Redis, web
+it for a few minutes, served as docs/OPERATING.md tells operators to (PostgreSQL, Redis, web
 processes behind nginx, task workers: ``bench.load``'s site).
 
 Each program keeps the account's websocket open (``/api/v1/ws/account``: that is also what

@@ -1,7 +1,7 @@
 """One account tries to open 1,000 API streams on one match (issue 36's attack): how many the
 site lets it hold, and what it does to the other players' moves.
 
-Serves the site as the README's production commands do (two uvicorn web processes behind nginx
+Serves the site as OPERATING.md's production commands do (two uvicorn web processes behind nginx
 with ``deploy/nginx.conf``, PostgreSQL, Redis; ``bench.load.servers``). Two players play the
 match over their page sockets, a move every ``--think`` seconds, and the time from each move to
 the opponent's pushed board is measured: first for ``--seconds`` alone, then for as long again
@@ -257,7 +257,7 @@ def main() -> None:
     finally:
         site.stop()
     print(f"{args.streams} streams attempted by one account (10 tokens) on a match in play,")
-    print("2 web processes behind nginx (deploy/nginx.conf), PostgreSQL + Redis, as the README")
+    print("2 web processes behind nginx (deploy/nginx.conf), PostgreSQL + Redis, as OPERATING.md")
     for what, count in sorted(outcome.items()):
         print(f"  {count:5d}  {what}" if count else f"         {what}")
     phases = (("alone", alone), ("attempting", during), ("holding", after))

@@ -9,7 +9,8 @@ from django.contrib import admin, messages
 from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect
-from django.urls import reverse
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 
 
@@ -36,3 +37,15 @@ class VerifiedAdminSite(admin.AdminSite):
             )
             return redirect(reverse("account") + "#second-factor")
         return redirect(verify_url(target))
+
+    def get_urls(self):
+        health = path("health/", self.admin_view(self.health), name="health")
+        return [health, *super().get_urls()]
+
+    def health(self, request):
+        """How the site runs, for moderators and operators (staff): the task workers, the
+        queues, the sockets open, the errors of the last hour, the version running."""
+        from games.web.views.health import health_context  # after the apps are loaded
+
+        context = {**self.each_context(request), **health_context(), "title": "Health"}
+        return TemplateResponse(request, "admin/health.html", context)

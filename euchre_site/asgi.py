@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from euchre_site.origins import SameOriginValidator  # noqa: E402
 from games.realtime.routing import api_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
+from games.realtime.trace import traced  # noqa: E402
 
 pages = SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 # The API's sockets authenticate with a bearer token, not the session cookie: a browser cannot
@@ -26,7 +27,8 @@ async def websockets(scope, receive, send):
     return await app(scope, receive, send)
 
 
-application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
+# Each socket under a request id, its opening and closing logged (games.realtime.trace)
+application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": traced(websockets)})
 
 
 def served():

@@ -2,7 +2,7 @@
 
 Embedded defaults (``make run``): SQLite and an in-memory channel layer, one process.
 Production: ``DATABASE_URL`` selects PostgreSQL and ``REDIS_URL`` channels-redis.
-See README.md, "Configuration", for every variable.
+See docs/OPERATING.md, "Configuration", for every variable.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from pathlib import Path
 import dj_database_url
 from django.conf.locale import LANG_INFO
 from django.core.exceptions import ImproperlyConfigured
+
+from games.tracing import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -78,6 +80,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the request's id, its log line, and a server error recorded (games.web.tracing)
+    "games.web.tracing.RequestTrace",
+    # Every answer counted by its status class, when the metrics are on (games/metrics.py)
+    "games.web.middleware.StatusCounted",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -306,16 +312,40 @@ COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY_SECONDS", "0.8")
 # its own so that it never delays a move (Procfile: worker and analyst).
 TASKS = {
     "default": {
-        "BACKEND": "django_tasks_db.DatabaseBackend",
+        # django-tasks-db's, which also keeps the id of the request that queued a task
+        "BACKEND": "games.tasks.Backend",
         "QUEUES": ["default", "analysis"],
     }
 }
+# /healthz gives the channel layer this long to carry a message back (Redis answers in ms).
+HEALTHZ_LAYER_TIMEOUT_SECONDS = float(os.environ.get("HEALTHZ_LAYER_TIMEOUT_SECONDS", "1"))
 # A worker writes its heartbeat this often; one silent for WORKER_DEAD_AFTER_SECONDS is dead,
 # and the tasks it had taken are queued again.
 WORKER_BEAT_SECONDS = float(os.environ.get("WORKER_BEAT_SECONDS", "2"))
 WORKER_DEAD_AFTER_SECONDS = float(os.environ.get("WORKER_DEAD_AFTER_SECONDS", "10"))
+# /metrics (Prometheus's text format) answers only requests bearing this token; unset, the
+# address is off. Its figures are gathered across processes through PROMETHEUS_MULTIPROC_DIR,
+# which prometheus-client reads itself (games/metrics.py).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # Finished tasks stay this long for inspection (admin: Task results), then workers delete them.
 TASK_RESULTS_KEEP_HOURS = float(os.environ.get("TASK_RESULTS_KEEP_HOURS", "24"))
+# Bounded data (games.services.retention, swept hourly by the workers, RETENTION_BATCH rows a
+# statement): how long each kind of row that grows by itself is kept.
+RETENTION_BATCH = int(os.environ.get("RETENTION_BATCH", "1000"))
+STALE_CONNECTION_MINUTES = int(os.environ.get("STALE_CONNECTION_MINUTES", "60"))
+DEAD_WORKER_HOURS = int(os.environ.get("DEAD_WORKER_HOURS", "24"))
+KNOWN_DEVICE_DAYS = int(os.environ.get("KNOWN_DEVICE_DAYS", "400"))  # the device cookie's life
+SECOND_FACTOR_SETUP_HOURS = int(os.environ.get("SECOND_FACTOR_SETUP_HOURS", "24"))
+CHALLENGE_DAYS = int(os.environ.get("CHALLENGE_DAYS", "30"))
+TRANSLATION_SUGGESTION_DAYS = int(os.environ.get("TRANSLATION_SUGGESTION_DAYS", "90"))
+MAIL_SENT_DAYS = int(os.environ.get("MAIL_SENT_DAYS", "30"))
+MAIL_CONFIRMATION_DAYS = int(os.environ.get("MAIL_CONFIRMATION_DAYS", "30"))
+ACCOUNT_LOG_DAYS = int(os.environ.get("ACCOUNT_LOG_DAYS", "365"))
+LOGIN_LOG_DAYS = int(os.environ.get("LOGIN_LOG_DAYS", "90"))
+CHAT_DAYS = int(os.environ.get("CHAT_DAYS", "365"))
+MODERATION_LOG_DAYS = int(os.environ.get("MODERATION_LOG_DAYS", "730"))
+ARENA_INVITE_DAYS = int(os.environ.get("ARENA_INVITE_DAYS", "30"))
+SERVER_ERROR_DAYS = int(os.environ.get("SERVER_ERROR_DAYS", "30"))
 # The match analysis's search: opponent hands per decision (all of them when there are fewer).
 ANALYSIS_SAMPLES = int(os.environ.get("ANALYSIS_SAMPLES", "300"))
 
@@ -434,13 +464,8 @@ PASSWORD_RESET_WINDOW_SECONDS = int(os.environ.get("PASSWORD_RESET_WINDOW_SECOND
 ARENA_PAIR_SECONDS = float(os.environ.get("ARENA_PAIR_SECONDS", "2"))
 ARENA_CREATOR_RATED_MATCHES = int(os.environ.get("ARENA_CREATOR_RATED_MATCHES", "20"))
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    # Errors in a request are printed even with DEBUG off (a live server shows nothing else).
-    "loggers": {
-        "django.request": {"handlers": ["console"], "level": "ERROR"},
-        "games": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    },
-}
+# Errors in a request are printed even with DEBUG off (a live server shows nothing else).
+# LOG_FORMAT=json: one JSON line per request, per socket event and per log line, each with
+# the request's id (games.tracing); the default is today's text.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
+LOGGING = logging_config(LOG_FORMAT, os.environ.get("LOG_LEVEL", "INFO"))

@@ -9,6 +9,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
 
+        from . import metrics  # noqa: F401  (its receiver counts failed log-ins)
         from .i18n import languages, names  # noqa: F401  (their signal receivers)
         from .realtime import sessions  # noqa: F401  (their signal receivers)
         from .services import accounts  # noqa: F401  (their signal receivers)

@@ -20,14 +20,52 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 from django_tasks import task
+from django_tasks_db import DatabaseBackend
+from django_tasks_db.compat import normalize_json
+
+from .tracing import REQUEST_ID
+
+
+class Backend(DatabaseBackend):
+    """django-tasks-db's backend (``TASKS`` names it), which also keeps beside a task's
+    arguments the id of the request (or socket) that queued it (``REQUEST_ID``): the worker
+    serves the task under that id, so its log lines carry it (``run_worker``). Every task is
+    queued through here, whichever service queues it. Defined before the tasks: each looks
+    its backend up as it is made."""
+
+    def _task_to_db_task(self, task, args, kwargs):
+        from django_tasks_db.models import DBTaskResult
+
+        stored = normalize_json({"args": args, "kwargs": kwargs})
+        if request_id := REQUEST_ID.get():
+            stored["request_id"] = request_id
+        # As django-tasks-db's own, with the id beside the arguments (it reads only those two).
+        return DBTaskResult.objects.create(
+            id=self._get_id(),
+            args_kwargs=stored,
+            priority=task.priority,
+            task_path=task.module_path,
+            queue_name=task.queue_name,
+            run_after=task.run_after,
+            backend_name=self.alias,
+        )
+
+
+def request_id_of(row) -> str:
+    """The id of the request that queued this task (a ``DBTaskResult``), or ""."""
+    return (row.args_kwargs or {}).get("request_id", "")
 
 
 @task()
 def computer_move(match_id: int, version: int) -> bool:
     """The computer's move in ``match_id``, if the match is still at ``version``."""
+    from . import metrics
     from .services.computer import play_turn
 
-    return play_turn(match_id, version=version)
+    played = play_turn(match_id, version=version)
+    if played:
+        metrics.moved("computer")
+    return played
 
 
 @task()
@@ -125,9 +163,11 @@ def data_export(user_id: int, requested_at: str) -> bool:
 @task(queue_name="analysis")  # its own workers: seconds of search must not delay a move
 def match_analyse(match_id: int) -> bool:
     """The analysis of a finished match (seconds of search: never in a web process)."""
+    from . import metrics
     from .services import match_analyse
 
-    return match_analyse(match_id=match_id)
+    with metrics.analysis_timed():
+        return match_analyse(match_id=match_id)
 
 
 def schedule_computer_move(match_id: int, version: int, turn_starts=None) -> None:

@@ -109,7 +109,7 @@ def test_code_cites_the_rule_book_by_its_path_and_its_sections():
     assert cited >= 3
 
 
-PAGES = ["/", "/rules/", "/accounts/login/", "/accounts/signup/"]
+PAGES = ["/", "/rules/", "/help/", "/accounts/login/", "/accounts/signup/"]
 PLAYERS_PAGES = ["/play/", "/leaderboard/", "/history/", "/users/alice/"]
 
 

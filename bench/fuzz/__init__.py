@@ -11,7 +11,7 @@ cookies and Accept-Language) to every route of the site and the admin, static fi
 paths, and to the API with those bytes only; and websocket handshakes with malformed origins
 and hosts, followed by malformed frames.
 
-The server is started as the README's "Production" section starts it (``uvicorn
+The server is started as docs/OPERATING.md's "Production" section starts it (``uvicorn
 euchre_site.asgi:served --factory``, DEBUG off, PostgreSQL, Redis, ``migrate`` and
 ``collectstatic`` first, one task worker beside it), with a database of its own
 (``euchre_bench_fuzz``, dropped and created afresh) and Redis database 5 (``site``). The

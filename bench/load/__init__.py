@@ -1,6 +1,6 @@
 """Load: many concurrent matches over real http and websockets, served the production way.
 
-Starts PostgreSQL-backed, Redis-layered web processes as the README's production does: two
+Starts PostgreSQL-backed, Redis-layered web processes as docs/OPERATING.md's production does: two
 uvicorn processes behind nginx with the site's own config (``deploy/nginx.conf``: every
 socket of a match reaches the same process), or, with ``--front none``, two uvicorn workers
 sharing one port (``uvicorn --workers 2``: a match's two sockets land on either). Then it

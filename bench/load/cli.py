@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 from . import __doc__ as ABOUT
@@ -30,8 +33,11 @@ def arguments() -> argparse.Namespace:
                         "none: uvicorn's workers sharing one port")  # fmt: skip
     parser.add_argument("--http", action="store_true", help="post moves over http instead")
     parser.add_argument("--no-deflate", action="store_true",
-                        help="serve without permessage-deflate (not the README's command: to "
+                        help="serve without permessage-deflate (not OPERATING.md's command: to "
                              "measure what the compression costs)")  # fmt: skip
+    parser.add_argument("--no-metrics", action="store_true",
+                        help="serve with the metrics off (no METRICS_TOKEN, no "
+                        "PROMETHEUS_MULTIPROC_DIR): to measure what counting costs")  # fmt: skip
     parser.add_argument("--computer", choices=["easy", "medium", "hard"], default="",
                         help="each match a person against the computer")  # fmt: skip
     parser.add_argument("--task-workers", type=int, default=2, help="with --computer")
@@ -92,6 +98,7 @@ async def play_window(site: Site, matches, args, stats: Stats, rng, delay: float
 def main() -> None:
     args = arguments()
     env = production_env()
+    metrics_dir = with_metrics(env, on=not args.no_metrics)
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     matches = setup_matches(args.matches, args.computer, api=args.api)
@@ -114,6 +121,8 @@ def main() -> None:
     try:
         site.start()
         measured = asyncio.run(play_window(site, matches, args, stats, rng, delay))
+        if metrics_dir:
+            measured["scraped"] = moves_scraped(site.base)
         floor = asyncio.run(
             bare_view(site.base, args.matches, min(args.seconds, 15), args.think, rng)
         )
@@ -142,8 +151,13 @@ def report(args, stats: Stats, measured: dict, floor: list[float], restarted, fr
     print(
         f"{args.matches} concurrent matches{against if args.computer else ''}, "
         f"{args.workers} web processes {served}, PostgreSQL + Redis, websocket "
-        f"permessage-deflate {'off (--no-deflate)' if args.no_deflate else 'on (as the README)'}"
+        f"permessage-deflate {'off (--no-deflate)' if args.no_deflate else 'on (as OPERATING.md)'}"
     )
+    if args.no_metrics:
+        print("metrics off (--no-metrics: no METRICS_TOKEN, no PROMETHEUS_MULTIPROC_DIR)")
+    else:
+        print(f"metrics on (multiprocess, as OPERATING.md): a scrape after play counted "
+              f"{measured['scraped']:.0f} moves")  # fmt: skip
     sockets = args.matches * (1 if args.computer else 2)
     kind = "streams" if args.api else "sockets"
     print(f"seating {sockets} {kind} (opened, first boards, presence news) took "
@@ -224,3 +238,33 @@ def report(args, stats: Stats, measured: dict, floor: list[float], restarted, fr
     row("  reconnect errors", str(len(restarted["errors"])))
     for error in restarted["errors"][:10]:
         print(f"  {error}")
+
+
+BENCH_METRICS_TOKEN = "bench-only-metrics-token"  # noqa: S105 - a bench's own, not a secret
+
+
+def with_metrics(env: dict[str, str], *, on: bool) -> str:
+    """The site's metrics on (the token set, and one directory made empty for every process
+    to write in, as OPERATING.md asks) or off (neither set): the directory, or ""."""
+    for name in ("METRICS_TOKEN", "PROMETHEUS_MULTIPROC_DIR"):
+        env.pop(name, None)
+        os.environ.pop(name, None)
+    if not on:
+        return ""
+    directory = tempfile.mkdtemp(prefix="bench-metrics-")
+    env.update(METRICS_TOKEN=BENCH_METRICS_TOKEN, PROMETHEUS_MULTIPROC_DIR=directory)
+    return directory
+
+
+def moves_scraped(base: str) -> float:
+    """The moves every process counted, as a scrape of ``/metrics`` adds them up."""
+    request = urllib.request.Request(
+        f"{base}/metrics", headers={"Authorization": f"Bearer {BENCH_METRICS_TOKEN}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        text = answer.read().decode()
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("euchre_moves_total{")
+    )

@@ -33,7 +33,7 @@ def fresh_database(url: str, suffix: str = "bench") -> str:
 
 
 def production_env(name: str = "bench") -> dict[str, str]:
-    """The environment a bench serves the site with: the README's production settings on a
+    """The environment a bench serves the site with: docs/OPERATING.md's production settings on a
     database of its own (``<name>_<suffix>``, made afresh and migrated) and an emptied Redis
     database. Exits if ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` are not set."""
     url, redis = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
@@ -97,10 +97,10 @@ def stored_moves() -> dict[int, int]:
 def start_server(
     port: int, workers: int, env: dict[str, str], deflate: bool = True
 ) -> subprocess.Popen:
-    """``uvicorn --workers N`` on ``port``, started as the README starts it, once it answers
+    """``uvicorn --workers N`` on ``port``, started as docs/OPERATING.md starts it, once it answers
     ``/healthz``. ``deflate=False`` adds ``--ws-per-message-deflate false``, to measure what
-    the compression costs (not what the README runs)."""
-    # Exactly the README's command (its access log and permessage-deflate on, as operators
+    the compression costs (not what docs/OPERATING.md runs)."""
+    # Exactly docs/OPERATING.md's command (its access log and permessage-deflate on, as operators
     # run it); its output goes to a file, not over the report.
     log = open(Path(tempfile.gettempdir()) / f"bench-uvicorn-{port}.log", "ab")  # noqa: SIM115
     server = subprocess.Popen(
@@ -134,11 +134,11 @@ def stop_server(server: subprocess.Popen) -> float:
 
 
 def start_task_workers(count: int, env: dict[str, str]) -> list[subprocess.Popen]:
-    """``count`` workers as the README runs them, once each has written its first heartbeat
+    """``count`` workers as docs/OPERATING.md runs them, once each has written its first heartbeat
     (it is then looking for tasks): in production they are up long before the players come."""
     from games.models import WorkerBeat
 
-    command = [sys.executable, "manage.py", "run_worker"]  # as the README runs it
+    command = [sys.executable, "manage.py", "run_worker"]  # as docs/OPERATING.md runs it
     before = WorkerBeat.objects.count()
     workers = [
         subprocess.Popen([*command, "--no-startup-delay", "-v0"], cwd=ROOT, env=env)

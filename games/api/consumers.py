@@ -32,6 +32,7 @@ from ..realtime.sockets import (
     Dispatch,
 )
 from ..realtime.tables import in_database
+from ..realtime.trace import frame_refused
 from ..services import throttle
 from ..services.events import twice
 from ..web.moves import Unreadable, frame_of, move_submit
@@ -87,7 +88,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
                 await twice(self.channel_layer.group_add, group, self.channel_name)
             except Exception:  # the layer is down: the heartbeat checks the token meanwhile
                 break
-        self.stream = Stream(feed, self.language)
+        self.stream = Stream(feed, self.language, kind="api_websocket")
         await self.stream.open()
         await self._send_events(first)
         self.sending = asyncio.create_task(self._send_all())
@@ -174,7 +175,9 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         with translation.override(self.language):
             try:
                 authenticate_again(feed.token_id, "play")
-                move_submit(user=feed.user, match_id=feed.match_id, data=data, api=True)
+                move_submit(
+                    user=feed.user, match_id=feed.match_id, data=data, api=True, way="api_socket"
+                )
             except Unreadable:
                 return {"code": "unreadable", "detail": _("That move could not be read")}
             except throttle.Throttled as refused:
@@ -188,6 +191,8 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         return None
 
     async def _error(self, error: dict) -> None:
+        """A frame refused: said so to the program, and logged (by its refusal's code)."""
+        frame_refused(self.scope, error["code"])
         with translation.override(self.language):
             frame = {
                 "type": "error",

@@ -424,7 +424,7 @@ class ArenaChatRemovedEvent(Shape):
 class RematchEvent(Shape):
     """A finished match's rematch, after the ``state`` that shows it: offered (also as the
     stream opens), then accepted (the new match's id), declined, withdrawn or lapsed. The
-    stream stays open while a rematch may come (README: Streams)."""
+    stream stays open while a rematch may come (docs/API.md: Streams)."""
 
     type: Literal["rematch"]
     match_id: int = Field(description="the finished match")

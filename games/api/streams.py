@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator
 from channels.layers import get_channel_layer
 from django.utils import translation
 
-from .. import services
+from .. import metrics, services
 from ..presentation import refusals
 from ..realtime.room import Gone, Mailbox
 from ..realtime.sockets import NOT_ALLOWED, NOT_LOGGED_IN
@@ -57,9 +57,11 @@ class Stream(Member):
 
     streams = True  # its room keeps the moves of the last versions (``tables.read_tables``)
 
-    def __init__(self, feed: Feed, language: str):
+    def __init__(self, feed: Feed, language: str, *, kind: str = "api_http"):
         self.feed = feed
         self.language = language
+        self.kind = kind  # as the metrics count open streams: "api_http" or "api_websocket"
+        self.counted = False
         self.inbox: asyncio.Queue = asyncio.Queue()
         self.later: collections.deque = collections.deque()  # taken out of turn: next
         self.room = None
@@ -73,6 +75,8 @@ class Stream(Member):
         """The stream is open (its feed arrived) and in its groups: first a catch-up (what
         was said between the feed's first read and the joining), then a match's stream
         follows the match's room."""
+        metrics.socket_opened(self.kind)
+        self.counted = True
         self.inbox.put_nowait(("beat", False))
         if self.feed.chats:
             self.inbox.put_nowait(("chat", (None, False)))  # and the lines said meanwhile
@@ -83,6 +87,9 @@ class Stream(Member):
         rooms().visit(self)
 
     async def close(self) -> None:
+        if self.counted:
+            self.counted = False
+            metrics.socket_closed(self.kind)
         rooms().forget(self)
         await _presence(self.feed.leave)
         if self.room is not None:
@@ -123,6 +130,7 @@ class Stream(Member):
                     if events is None:  # it missed more than the table holds
                         events = await in_database(_changed)(self.feed, self.language)
                     events += self.feed.opponent_events(item)
+                    self.push_timed(self.room, item.version, "stream")
                 elif kind == "chat":
                     events = await in_database(_chat)(self.feed, *item, self.language)
                 else:

@@ -150,7 +150,7 @@ def record(
 ) -> dict:
     """The JSON record of an ended match; ``actions``: (seq, seat, action, version), in order.
     The score comes from replaying them; each finished hand is told as a self-play transcript
-    line (README, "Self-play transcripts")."""
+    line (CONTRIBUTING.md, "Self-play transcripts")."""
     moves = [Action.parse(seat, action) for _seq, seat, action, _version in actions]
     state, legal_cards = _replay_noting_legal_cards(seed, rules, moves)
     return {

@@ -17,6 +17,7 @@
 - ``mail``: addresses waiting for their confirmation link, mails sent (for their limits)
 - ``sessions``: where a player is logged in (their sessions) and the devices they used
 - ``leaving``: deleted accounts' names kept from sign-ups for a while, players' data files
+- ``operations``: the errors the site answered (for the operators' health page)
 - ``base``: what several share (append-only rows)
 
 The modules import only ``base`` and each other's non-model names (``MatchOptions``,
@@ -53,6 +54,7 @@ from .match import (
     pace_ms,
 )
 from .moderation import ModerationAction, Report
+from .operations import ServerError
 from .players import (
     COMPUTER_USERNAME,
     GUEST_USERNAME,
@@ -82,6 +84,7 @@ __all__ = [
     "Match", "MatchAnalysis", "MatchOptions", "MatchStatus", "ModerationAction", "Move",
     "NameSkeleton", "PlayerRating", "PlayerSettings", "Puzzle", "PuzzleAttempt",
     "PuzzleRating", "PuzzleTheme", "RatingChange", "RematchState", "Report", "TablePace",
+    "ServerError",
     "Theme", "TranslationSuggestion", "WorkerBeat", "closed_to_watchers", "is_bot",
     "is_computer", "is_guest", "pace_ms",
 ]  # fmt: skip

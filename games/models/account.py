@@ -48,7 +48,11 @@ class AccountEvent(AppendOnly):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["user_number", "-created_at"])]
+        # The retention sweep finds the old rows by their time (ACCOUNT_LOG_DAYS).
+        indexes = [
+            models.Index(fields=["user_number", "-created_at"]),
+            models.Index(fields=["created_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} for player {self.user_number}"

@@ -48,7 +48,11 @@ class ChatLine(models.Model):
 
     class Meta:
         ordering = ["pk"]
-        indexes = [models.Index(fields=["author", "-created_at"])]
+        # By time: the retention sweep (CHAT_DAYS).
+        indexes = [
+            models.Index(fields=["author", "-created_at"]),
+            models.Index(fields=["created_at"]),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=(

@@ -41,7 +41,11 @@ class MailSent(models.Model):
     sent_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        indexes = [models.Index(fields=["user", "kind", "match", "-sent_at"])]
+        # By time: the retention sweep (MAIL_SENT_DAYS).
+        indexes = [
+            models.Index(fields=["user", "kind", "match", "-sent_at"]),
+            models.Index(fields=["sent_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} mail to player {self.user_id}"

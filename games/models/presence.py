@@ -46,6 +46,7 @@ class WorkerBeat(models.Model):
     worker_id = models.CharField(max_length=64, primary_key=True)
     host = models.CharField(max_length=255)
     pid = models.PositiveIntegerField()
+    queues = models.CharField(max_length=200, blank=True, default="")  # those it takes, by ","
     started_at = models.DateTimeField(auto_now_add=True)
     seen_at = models.DateTimeField(db_index=True)
 

@@ -45,6 +45,7 @@ class KnownDevice(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "digest"], name="known_device_once_per_user")
         ]
+        indexes = [models.Index(fields=["last_seen"])]  # the retention sweep (KNOWN_DEVICE_DAYS)
 
     def __str__(self) -> str:
         return f"device {self.pk} of player {self.user_id}"

@@ -49,7 +49,12 @@ class Challenge(MatchOptions):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["challenged", "status"])]
+        # By time: the retention sweep (CHALLENGE_DAYS), answered ones and lost lapses.
+        indexes = [
+            models.Index(fields=["challenged", "status"]),
+            models.Index(fields=["answered_at"]),
+            models.Index(fields=["until"]),
+        ]
 
     def __str__(self) -> str:
         return f"Challenge {self.pk}: {self.challenger} to {self.challenged}"

@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .. import services
+from .. import metrics, services
 from ..db import selectors
 from ..i18n.languages import language_for_scope
 from ..models import MatchStatus
@@ -40,6 +40,7 @@ from .sockets import (
     error_frame,
 )
 from .tables import Member, Table, in_database, rooms
+from .trace import frame_refused
 
 
 class HealthConsumer(Dispatch, AsyncJsonWebsocketConsumer):
@@ -108,6 +109,8 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
             await self.close(code=NO_SUCH_MATCH)
             return
         rooms().visit(self)
+        self.socket_kind = "match_player" if self.playing else "match_spectator"
+        metrics.socket_opened(self.socket_kind)
         if self.chat_waiting:
             async with self.mailbox.lock:
                 await self.send(text_data=self.chat_waiting)
@@ -137,6 +140,8 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
     async def disconnect(self, code: int) -> None:
         if self.room is None:
             return  # refused before it joined anything
+        if getattr(self, "socket_kind", ""):
+            metrics.socket_closed(self.socket_kind)
         rooms().forget(self)
         await self.leave_player_group()
         await in_database(services.connection_close)(
@@ -158,6 +163,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
                 return
             await self._move_here(content)
         except (ValueError, Unreadable):  # not JSON, or not a move: said so, nothing more
+            frame_refused(self.scope, "unreadable")
             with translation.override(self.language):
                 frame = error_frame(_("That move could not be read"))
             async with self.mailbox.lock:
@@ -174,10 +180,11 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
     def _move(self, content: dict) -> None:
         self.check_session()  # a session ended since the last frame: nothing is done for it
         with translation.override(self.language):  # a refusal is worded for this player
-            move_submit(user=self.user, match_id=self.match_id, data=content)
+            move_submit(user=self.user, match_id=self.match_id, data=content, way="page_socket")
 
     async def _refused(self, error: Exception) -> None:
         """The table as it is now, then why the move was refused, in this viewer's language."""
+        frame_refused(self.scope, getattr(error, "code", "") or type(error).__name__)
         with translation.override(self.language):
             frame = error_frame(refusals.words(error))
         room = self.room
@@ -238,6 +245,7 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
             asyncio.ensure_future(self._chat_said(everything=True))
         kind = ("board", seat, self.language, self.base_url, self.casual_for_you)
         await self.send(text_data=table.once(kind, lambda: self.render(table, seat)))
+        self.push_timed(self.room, table.version, "spectator" if seat is None else "player")
 
     def render(self, table: Table, seat: int | None) -> str:
         view = view_of(table.state, seat)

@@ -49,6 +49,8 @@ class LobbyConsumer(PlayerSockets, CountedSocket, Dispatch, AsyncWebsocketConsum
     every player shares is rendered once per process; a player's own lists come through a
     group of their own, only when their own matches changed."""
 
+    socket_kind = "lobby"  # as the metrics count open sockets (``/ws/me/`` is "me")
+
     async def connect(self) -> None:
         self.language = language_for_scope(self.scope)
         self.base_url = base_url(self.scope)

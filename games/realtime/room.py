@@ -132,6 +132,9 @@ class Room:
         self._wanted = _Wanted()
         self._given = None  # the newest table handed in (a move made here), not yet taken
         self._runner: asyncio.Task | None = None
+        # (version, when it was committed) of the latest change whose commit time came with it
+        # (a hand-in, an event): its subscribers time their push of it (games.metrics).
+        self.stamped: tuple[int, float] | None = None
 
     # The updates.
     async def join(self, mailbox: Mailbox, member=None, *, presence: bool = False) -> None:
@@ -164,6 +167,17 @@ class Room:
         if self._given is None or table.version > self._given.version:
             self._given = table
         self._start()
+
+    def stamp(self, version: int | None, at: float | None) -> None:
+        """``version`` was committed at ``at`` (``time.time()``), as its hand-in or event says."""
+        if version is not None and at is not None:
+            if self.stamped is None or version > self.stamped[0]:
+                self.stamped = (version, at)
+
+    def committed_at(self, version: int) -> float | None:
+        """When ``version`` was committed, if this room was told (the latest one only)."""
+        stamped = self.stamped
+        return stamped[1] if stamped is not None and stamped[0] == version else None
 
     def want(
         self, *, match: bool = False, presence: bool = False, at_least: int = 0,

@@ -16,7 +16,7 @@ import contextlib
 from channels.consumer import get_handler_name
 from django.template.loader import render_to_string
 
-from .. import services
+from .. import metrics, services
 from ..services.events import user_group
 from . import sessions
 from .tables import Member, in_database, rooms
@@ -109,6 +109,8 @@ class CountedSocket(Member):
     (``PAGE_SOCKETS_PER_PLAYER``: past it, closed with 4429), and kept alive by the heartbeat,
     which also has it rejoin its player's group."""
 
+    socket_kind = "me"  # as the metrics count open sockets (``metrics.SOCKET_KINDS``)
+
     async def open_counted(self) -> bool:
         """The opening both share: refused (4401) without a logged-in player, recorded and
         in the player's group before it is accepted (nothing pushed from then on is missed).
@@ -137,10 +139,12 @@ class CountedSocket(Member):
             return False
         self.presence_name = self.channel_name
         rooms().visit(self)
+        metrics.socket_opened(self.socket_kind)
         return True
 
     async def uncounted(self) -> None:
         if self.presence_name:
+            metrics.socket_closed(self.socket_kind)
             rooms().forget(self)
             await in_database(services.connection_close)(channel_name=self.presence_name)
 

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -16,9 +17,10 @@ from dataclasses import dataclass, field
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import connection
 from django.db.models import Prefetch, prefetch_related_objects
 
-from .. import services
+from .. import metrics, services
 from ..db import selectors, statements
 from ..engine import State
 from ..models import Match, MatchStatus, Move, RatingChange
@@ -186,7 +188,16 @@ class ProcessRooms(PerLoop, Rooms):
             await asyncio.wait([ready], timeout=5)  # the layer is away: the heartbeat catches up
         return room
 
+    def room(self, match_id: int) -> Room:
+        held = match_id in self.rooms
+        room = super().room(match_id)
+        if not held:
+            metrics.room_held(1)
+        return room
+
     def _drop(self, room: Room) -> None:
+        if self.rooms.get(room.match_id) is room:
+            metrics.room_held(-1)
         super()._drop(room)
         ear = self.ears.pop(room.match_id, None)
         if ear is not None:
@@ -211,13 +222,19 @@ def hand_in(moved) -> None:
     thread, a view's, the API's): its table to the match's room on each event loop that has
     one, before the move's push goes out (``events.hand_in_on_commit``), so no room of this
     process reads it back. The table is made here, off the loop."""
+    committed_at = time.time()  # called as the move commits (a push's latency counts from it)
     for loop, process in list(ProcessRooms.by_loop().items()):
         room = process.rooms.get(moved.match.pk)
         if room is None or loop.is_closed():
             continue
         before = room.table  # a frozen table: read from another thread as it stands
         table = Table.after(moved, before, before.match.ratings if before else None)
-        loop.call_soon_threadsafe(room.hand_in, table)
+        loop.call_soon_threadsafe(_handed_in, room, table, committed_at)
+
+
+def _handed_in(room: Room, table: Table, committed_at: float) -> None:
+    room.stamp(table.version, committed_at)
+    room.hand_in(table)
 
 
 events.hand_in_here(hand_in)
@@ -255,6 +272,7 @@ async def _listen(room: Room, ready: asyncio.Future) -> None:
                     getattr(m, "presence_name", "") == opened for m in room.subscribers.values()
                 ):
                     continue
+                room.stamp(event.get("version"), event.get("at"))
                 room.event(version=event.get("version"), presence=bool(event.get("presence")))
             elif event.get("type") == "chat.changed":
                 room.chat(event["line"], removed=bool(event.get("removed")))
@@ -268,6 +286,18 @@ class Member:
     """What the heartbeat asks of each socket and stream of the process (all optional)."""
 
     presence_name = ""  # a socket's name in the presence rows (its row is kept alive)
+    timed = 0  # the last version whose push to it was timed (games.metrics), 0: none yet
+
+    def push_timed(self, room: Room | None, version: int, viewer: str) -> None:
+        """It was just sent ``version``: the push's latency from the commit, once a version,
+        if its room knows when that version was committed. Its first table (a page opened, a
+        stream started) is a catch-up, not a push."""
+        if version <= self.timed or room is None:
+            return
+        first, self.timed = not self.timed, version
+        at = room.committed_at(version)
+        if at is not None and not first:
+            metrics.pushed(viewer, at)
 
     async def beat(self, *, touch: bool) -> None:
         """At every catch-up (``touch``: every heartbeat): rejoin its groups, check its token."""
@@ -301,6 +331,7 @@ async def _heartbeat(process: ProcessRooms) -> None:
 
 
 def _beat(match_ids: list[int], names: list[str]) -> dict[int, int]:
+    metrics.pool_seen(getattr(connection, "pool", None))  # its counters: no query
     if names:
         services.connections_touch(channel_names=names)
     return selectors.match_versions(match_ids=match_ids) if match_ids else {}

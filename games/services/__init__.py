@@ -36,6 +36,8 @@ the edges word it (``games.presentation.refusals``). By concern:
     mail_addresses  a player's address, confirmed by a link; every mail sent (mail_send)
     second_factors  authenticator apps' codes and recovery codes (has_second_factor, check)
     translations players' suggestions for better wording, and the moderators' answers
+    retention   every kind of row that grows by itself deleted past its time (the worker's sweep)
+    operations  the errors the site answered (the operators' health page)
 """
 
 from ..errors import Conflict, GameError, LimitReached, NotAllowed, NotFound, TooOften
@@ -147,6 +149,7 @@ from .puzzles import puzzle_answer, puzzles_mine
 from .ratings import rating_changes_reverse
 from .rematches import REMATCH_LAPSE, rematch_accept, rematch_decline, rematch_lapse, rematch_offer
 from .reports import report_close, report_create, report_player
+from .retention import retention_sweep
 from .second_factors import has_second_factor, second_factor_check
 from .translations import translation_review, translation_suggest, translations_apply
 
@@ -179,6 +182,7 @@ __all__ = [
     "data_export_build",
     "data_export_request",
     "leaving_sweep",
+    "retention_sweep",
     "mail_address",
     "mail_address_confirm",
     "mail_address_set",

@@ -22,8 +22,8 @@ from .core import (
 )
 
 # The move clock (seconds for each action; a match may also have none). The default suits a
-# first match (README, "Clocks and abandoned matches"): time to read one's first bids, and to
-# come back to a tab closed by mistake before the clock ends the match.
+# first match (docs/GAMEPLAY.md, "Clocks and abandoned matches"): time to read one's first
+# bids, and to come back to a tab closed by mistake before the clock ends the match.
 DEFAULT_MOVE_SECONDS = 120
 MIN_MOVE_SECONDS = 10
 MAX_MOVE_SECONDS = 3600

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +27,8 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.core import signing
 from django.db import transaction
+
+from .. import metrics
 
 log = logging.getLogger(__name__)
 
@@ -210,6 +213,8 @@ def _send(
         "presence": presence,
         "opened": opened,
     }
+    if metrics.ON and version is not None:  # its commit, now: the rooms time their pushes
+        event["at"] = round(time.time(), 4)
     layer = get_channel_layer()
     loop = _serving_loop()
     if loop is not None:  # a thread serving the server's loop: a view, a consumer's database call

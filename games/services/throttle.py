@@ -29,6 +29,7 @@ from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage, RedisStorage
 from limits.strategies import MovingWindowRateLimiter
 
+from .. import metrics
 from ..errors import Throttled, TooOften
 
 log = logging.getLogger(__name__)
@@ -86,6 +87,7 @@ def hit(scope: str, key: str, limit: int, seconds: int) -> None:
     except Exception as error:  # Redis is down: let the request through
         log.warning("rate limit %s not counted: cache unavailable (%s)", scope, error)
         return
+    metrics.throttled(scope)
     raise Throttled(max(1, math.ceil(reset - time.time())))
 
 

@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .. import services
+from .. import metrics, services
 from ..i18n import catalogues
 from ..i18n.languages import SESSION_LANGUAGE
 
@@ -87,3 +87,16 @@ class GuestSeen:
                 services.guest_seen(user=request.user)
                 request.session[SESSION_GUEST] = time.time()
         return self.get_response(request)
+
+
+class StatusCounted:
+    """Every answer, counted by its status class for the metrics (2xx ... 5xx): near the
+    outside, so that what the other middleware answer is counted too."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        metrics.answered(response.status_code)
+        return response

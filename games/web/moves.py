@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from django.core.exceptions import ValidationError
 
-from .. import services
+from .. import metrics, services
 from ..models import is_bot
 from ..services import throttle
 from .forms import MoveForm
@@ -31,15 +31,20 @@ def frame_of(text: str | None) -> dict:
     return content
 
 
-def move_submit(*, user, match_id: int, data: Mapping, api: bool = False) -> services.Moved:
+def move_submit(
+    *, user, match_id: int, data: Mapping, api: bool = False, way: str = "page_form"
+) -> services.Moved:
     """Apply the move in ``data`` (``action``, ``version``) for ``user``. Raises Unreadable,
     throttle.Throttled or a services.GameError; nothing changes then. A bot account moves
-    only through the API (``api``)."""
+    only through the API (``api``). ``way``: the edge it came through, as the metrics count
+    moves (``metrics.MOVE_WAYS``)."""
     if not api and is_bot(user):
         raise services.NotAllowed("bot_api_only")
     move = _read(data)
     throttle.move(user)
-    return services.move_apply(user=user, match_id=match_id, **move)
+    moved = services.move_apply(user=user, match_id=match_id, **move)
+    metrics.moved(way)  # committed: move_apply's transaction is over
+    return moved
 
 
 def _read(data: Mapping) -> dict:

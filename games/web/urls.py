@@ -15,6 +15,7 @@ from .views import (
     follows,
     lobby,
     match,
+    metrics,
     players,
     puzzles,
     relay,
@@ -26,6 +27,7 @@ from .views import (
 urlpatterns = [
     path("", site.home, name="home"),
     path("healthz", site.healthz, name="healthz"),
+    path("metrics", metrics.metrics_page, name="metrics"),
     path("internal/pushes", relay.pushes, name="relay_pushes"),
     path("language/", settings.language_set, name="language_set"),
     path("settings/sound", settings.sound_set, name="sound_set"),
@@ -87,6 +89,7 @@ urlpatterns = [
     path("settings/turn-mail", settings.turn_mail_set, name="turn_mail_set"),
     path("mail/stop/<str:token>/", account_mail.turn_mail_stop, name="turn_mail_stop"),
     path("rules/", site.rules, name="rules"),
+    path("help/", site.help_page, name="help"),
     path("learn/", site.learn, name="learn"),
     path("learn/again", site.learn_restart, name="learn_restart"),
     path("translate/", translations.review, name="translate"),

@@ -1,4 +1,4 @@
-"""What the README promises of the API's streams, each over http and the websocket: a first
+"""What docs/API.md promises of the API's streams, each over http and the websocket: a first
 event at once (a real server's headers with it), the state for a reconnect that missed nothing,
 a final event and the end when the match is over, which side of a challenge the receiver is
 on, and ``opponentGone`` as the opponent leaves the table and comes back."""

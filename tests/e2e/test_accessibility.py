@@ -79,7 +79,7 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
             version=playing.version,
         ).match  # fmt: skip
     over = play_to_the_end(start(bob, alice, target=3), seed=4)
-    anonymous = ["/", "/accounts/signup/", "/accounts/login/", "/rules/", "/learn/",
+    anonymous = ["/", "/accounts/signup/", "/accounts/login/", "/rules/", "/help/", "/learn/",
                  "/translate/thanks/", "/api/v1/docs"]  # fmt: skip
     as_alice = {
         "lobby": "/play/",
@@ -404,4 +404,34 @@ def test_the_account_pages_mail_meets_wcag_aa_at_both_widths_in_three_languages(
         audit.pages(new_page(logged_in=alice), live_server_url, code, states)
     audit.report("axe-account-mail.json")
     assert audit.audited == (len(LANGUAGES) + len(THEMES) - 1) * len(WIDTHS) * len(states)
+    assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)
+
+
+def test_the_admins_health_page_meets_wcag_aa_at_both_widths(live_server_url, new_page):
+    """The operators' health page (English only, as the admin is), with the live server's
+    worker alive, a dead one, and errors recorded, at both widths and in both themes."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import WorkerBeat
+    from games.services.operations import server_error_record
+
+    operator = get_user_model().objects.create_user("operator", password="x", is_staff=True)
+    WorkerBeat.objects.create(
+        worker_id="gone-worker", host="host-2", pid=4321, queues="analysis",
+        seen_at=timezone.now() - timedelta(minutes=2),
+    )  # fmt: skip
+    server_error_record(kind="request", status=500, method="POST", path="/matches/12/act",
+                        error=RuntimeError("the view fell over"))  # fmt: skip
+    server_error_record(kind="task", path="games.tasks.match_analyse",
+                        exception="builtins.ValueError", message="no such match")  # fmt: skip
+    page = new_page(logged_in=operator)
+    audit = Audit()
+    audit.pages(page, live_server_url, "en", {"admin, health": "/admin/health/"})
+    assert "Task workers:" in page.inner_text("main")
+    for width, (wide, high) in WIDTHS.items():
+        page.set_viewport_size({"width": wide, "height": high})
+        page.emulate_media(color_scheme="light")
+        shot(page, f"admin-health-{width}")
+    audit.report("axe-admin-health.json")
+    assert audit.audited == len(THEMES) * len(WIDTHS)
     assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)

@@ -217,7 +217,7 @@ def test_a_worker_outlives_a_lost_database_connection_and_answers_the_next_move(
 
 
 def test_the_worker_looks_for_due_tasks_five_times_a_second_by_default():
-    # As the README starts it (no --interval): a computer's reply waits at most 0.2 s past its
+    # As OPERATING.md starts it (no --interval): a computer's reply waits at most 0.2 s past its
     # delay for an idle worker to find it (db_worker's own default is a second).
     from games.management.commands.run_worker import Command
 

@@ -53,6 +53,7 @@ class Server:
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
         self.log: threading.Thread | None = None
+        self.lines: queue.Queue[str] = queue.Queue()  # its log, line by line (wait_for_line)
 
     def start(self) -> Server:
         command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
@@ -70,8 +71,10 @@ class Server:
         try:
             for line in self.process.stderr:
                 os.write(2, line)
+                self.lines.put(line.decode(errors="replace"))
                 if b"Listening on TCP address" in line:
-                    self.log = threading.Thread(target=_pass_on, args=[self.process], daemon=True)
+                    passing = [self.process, self.lines]
+                    self.log = threading.Thread(target=_pass_on, args=passing, daemon=True)
                     self.log.start()
                     return self
         finally:
@@ -80,6 +83,10 @@ class Server:
         code = self.process.wait()
         why = "was silent for 30 s" if code == -signal.SIGKILL else f"exited with {code}"
         raise RuntimeError(f"the server {why} before it listened")
+
+    def wait_for_line(self, text: str, timeout: float = 15) -> str:
+        """The next line of its log holding ``text`` (those before it are passed over)."""
+        return _line_with(self.lines, text, timeout, "server")
 
     def kill(self) -> None:
         """SIGKILL: no chance to close a socket or finish a request."""
@@ -99,10 +106,23 @@ class Server:
         _logged(self)
 
 
-def _pass_on(process: subprocess.Popen) -> None:
+def _pass_on(process: subprocess.Popen, lines: queue.Queue[str]) -> None:
     with process.stderr as log:
         for line in log:
             os.write(2, line)
+            lines.put(line.decode(errors="replace"))
+
+
+def _line_with(lines: queue.Queue[str], text: str, timeout: float, who: str) -> str:
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            line = lines.get(timeout=left)
+        except queue.Empty:
+            break
+        if text in line:
+            return line
+    raise AssertionError(f"the {who} never logged {text!r}")
 
 
 def _logged(stopped) -> None:
@@ -155,15 +175,7 @@ class Worker:
             self.lines.put(line)
 
     def wait_for_line(self, text: str, timeout: float = 15) -> str:
-        deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                break
-            if text in line:
-                return line
-        raise AssertionError(f"the worker never logged {text!r}")
+        return _line_with(self.lines, text, timeout, "worker")
 
     def kill(self) -> None:
         if self.process and self.process.poll() is None:

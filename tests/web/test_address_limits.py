@@ -1,6 +1,7 @@
 """Issue 51, finding 3: every per-address limit counts an IPv6 client by its /64 (a host picks
 any of its network's 2^64 addresses at will), an IPv4 address mapped into IPv6 as the IPv4
-address; and the README's servers believe X-Forwarded-For from the proxy alone, named."""
+address; and the production servers (docs/OPERATING.md) believe X-Forwarded-For from the proxy
+alone, named."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from games.models import Guest
 from games.services import throttle
 
 pytestmark = pytest.mark.django_db
-README = Path(__file__).resolve().parents[2] / "README.md"
+OPERATING = Path(__file__).resolve().parents[2] / "docs" / "OPERATING.md"
 SECRET = "Deal-me-in-2026"
 
 
@@ -77,10 +78,10 @@ def test_failed_log_ins_from_one_ipv6_network_lock_the_network_and_no_further(al
     assert log_in("bob", "correct horse 2", address="2001:db8:9:a::1").status_code == 302
 
 
-def test_the_readme_servers_believe_forwarded_addresses_from_the_named_proxy_only():
-    text = README.read_text(encoding="utf-8")
+def test_the_production_servers_believe_forwarded_addresses_from_the_named_proxy_only():
+    text = OPERATING.read_text(encoding="utf-8")
     commands = [line for line in text.splitlines() if re.search(r"-m uvicorn\b", line)]
-    assert commands, "the README starts its web processes with uvicorn"
+    assert commands, "docs/OPERATING.md starts its web processes with uvicorn"
     for command in commands:
         assert "--proxy-headers --forwarded-allow-ips=127.0.0.1" in command, command
     assert "uvicorn believes the header by default from 127.0.0.1" in text

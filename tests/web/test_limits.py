@@ -4,10 +4,8 @@ changes nothing."""
 from __future__ import annotations
 
 import math
-import os
 import random
 import re
-import uuid
 from datetime import timedelta
 
 import pytest
@@ -21,7 +19,7 @@ from games import services
 from games.engine import legal_actions
 from games.models import Challenge
 from games.services import throttle
-from tests.support.limits import Clock, moved_clock
+from tests.support.limits import Clock, moved_clock, on_redis
 from tests.support.matches import pass_if_allowed, play_to_the_end, start
 
 pytestmark = pytest.mark.django_db
@@ -132,20 +130,6 @@ def test_moves_faster_than_a_person_plays_are_refused_and_change_nothing(
     assert "moving faster than anyone needs to" in response.content.decode()
     match.refresh_from_db()
     assert match.version == 1 and not match.moves.exists()
-
-
-def on_redis(settings) -> None:
-    """Count the limits in Redis, as every server process does when REDIS_URL is set."""
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        pytest.skip("needs REDIS_URL: runs in CI's PostgreSQL + Redis pass")
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
-            "LOCATION": url,
-            "KEY_PREFIX": f"test-{uuid.uuid4()}",
-        }
-    }
 
 
 @pytest.fixture(params=["memory", "redis"])

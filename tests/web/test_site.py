@@ -64,7 +64,7 @@ def test_daphne_serves_asgi_and_channels_is_installed():
 
 def test_importing_the_application_leaves_the_process_as_it_was_and_serving_tunes_it():
     """Process tuning happens where the server starts (uvicorn's --factory call in each worker,
-    as the README's command runs it), never when a test or a command imports the module."""
+    as docs/OPERATING.md's command runs it), never when a test or a command imports the module."""
     script = (
         "import gc; default = gc.get_threshold(); import euchre_site.asgi;"
         "imported = gc.get_threshold(); import uvicorn;"
@@ -113,7 +113,10 @@ def test_static_files_are_served_by_the_site_itself(client):
 def test_healthz_reports_the_database_and_the_live_workers(client):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "workers": 0}
+    assert response.json() == {
+        "status": "ok", "database": "ok", "workers": 0, "task_lag_seconds": 0.0,
+        "channel_layer": "ok",
+    }  # fmt: skip
     now = timezone.now()
     WorkerBeat.objects.create(worker_id="a", host="h", pid=1, seen_at=now)
     WorkerBeat.objects.create(worker_id="b", host="h", pid=2, seen_at=now - timedelta(minutes=5))

@@ -93,7 +93,9 @@ def move(request, match_id: Id, payload: MoveIn):
     as the move was chosen (a stale one is refused with ``stale``, 409, and ``state``: the
     caller's view as ``GET matches/<id>/view`` answers it)."""
     try:
-        moved = move_submit(user=request.user, match_id=match_id, data=payload.dict(), api=True)
+        moved = move_submit(
+            user=request.user, match_id=match_id, data=payload.dict(), api=True, way="api_post"
+        )
     except services.Conflict as refused:
         if refused.code != "stale":
             raise

@@ -11,6 +11,8 @@ each name lives in one of its modules:
     limits    the caps on rated play between two players
     puzzles   the next puzzle, the day's puzzle, a player's answers
     translations  players' suggestions for the site's words, and who is thanked
+    workers   the task queues' due tasks and lag, the workers' heartbeats (metrics)
+    operations  the workers alive and dead, sockets open, errors answered (the health page)
 """
 
 from .arenas import (
@@ -67,6 +69,14 @@ from .matches import (
     my_turn_matches,
     open_matches,
 )
+from .operations import (
+    ErrorCount,
+    RecentErrors,
+    WorkerHealth,
+    errors_recent,
+    sockets_open,
+    workers_health,
+)
 from .players import (
     LEADERBOARD_MIN_MATCHES,
     bot_ids,
@@ -98,6 +108,7 @@ from .puzzles import (
     puzzle_source,
 )
 from .translations import translation_credits, translation_suggestions_open
+from .workers import Beat, Queue, task_queues, worker_beats
 
 __all__ = [
     "CHAT_SHOWN", "chat_sound_on", "chat_line_visible", "chat_lines", "chat_muted",
@@ -123,4 +134,7 @@ __all__ = [
     "suspension_reason", "suspicious_pairs", "table_look", "table_pace", "table_pace_slowest",
     "translation_credits",
     "translation_suggestions_open", "turn_mail_wanted", "user_by_name", "watch_matches",
+    "Beat", "Queue", "task_queues", "worker_beats",
+    "ErrorCount", "RecentErrors", "WorkerHealth", "errors_recent", "sockets_open",
+    "workers_health",
 ]  # fmt: skip

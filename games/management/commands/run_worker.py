@@ -7,7 +7,8 @@ its own, and sweeps: a RUNNING task whose worker has been silent for
 ``WORKER_DEAD_AFTER_SECONDS`` is queued again. Our tasks do nothing once their moment has
 passed, so running one a second time is harmless. The sweep also forgets finished tasks after
 ``TASK_RESULTS_KEEP_HOURS`` and, once an hour, the guests not seen for ``GUEST_DAYS``
-(``services.guests_sweep``), and a worker starting up queues the clock task of any clocked
+(``services.guests_sweep``) and every other kind of row past its retention
+(``services.retention_sweep``), and a worker starting up queues the clock task of any clocked
 match that has none (``services.clocks_resume``).
 
 Start any number of workers on any number of machines (they share the queue through the
@@ -37,18 +38,26 @@ from django_tasks.base import TaskResultStatus
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
-from games import services
+from games import metrics, services
 from games.models import WorkerBeat
 from games.services import events
+from games.services.operations import server_error_record
+from games.tasks import request_id_of
+from games.tracing import REQUEST_ID
 
 log = logging.getLogger("games.worker")
 
 
-def beat(worker_id: str) -> None:
-    """This worker is alive."""
+def beat(worker_id: str, queues: str = "") -> None:
+    """This worker is alive (and takes the tasks of ``queues``, for the health page)."""
     WorkerBeat.objects.update_or_create(
         worker_id=worker_id,
-        defaults={"seen_at": timezone.now(), "host": socket.gethostname(), "pid": os.getpid()},
+        defaults={
+            "seen_at": timezone.now(),
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+            "queues": queues[:200],
+        },
     )
 
 
@@ -71,8 +80,7 @@ def requeue_orphans() -> int:
         return 0
     requeued = queue_again(orphans)
     log.warning("queued again %d task(s) of dead workers", requeued)
-    WorkerBeat.objects.filter(seen_at__lt=timezone.now() - dead_after * 10).delete()
-    return requeued
+    return requeued  # (dead workers' beats: DEAD_WORKER_HOURS, services.retention)
 
 
 def queue_again(pks: list) -> int:
@@ -136,7 +144,7 @@ class Worker(db_worker.Worker):
         return tasks
 
     def run(self) -> None:
-        beat(self.worker_id)  # before the first task is taken: no sweep takes this one for dead
+        beat(self.worker_id, self.queues_taken)  # before the first task: no sweep takes it for dead
         resumed = services.clocks_resume()
         if resumed:
             log.info("queued the clock task of %d match(es) that had none", resumed)
@@ -184,15 +192,36 @@ class Worker(db_worker.Worker):
         # last worker of `make run` stopped, and with it the whole site. The task has run; if
         # its end could not be recorded, the worker says so and takes the next one. With the
         # database away, the loop above waits for it and then queues the task again.
+        # Served under the id of the request that queued it: its log lines carry that id.
+        token = REQUEST_ID.set(request_id_of(db_task_result))
         try:
             super().run_task(db_task_result)
+            if db_task_result.status == TaskResultStatus.FAILED:
+                last = (db_task_result.traceback.strip().splitlines() or [""])[-1]
+                server_error_record(
+                    kind="task",
+                    path=db_task_result.task_path,
+                    exception=db_task_result.exception_class_path,
+                    message=last.partition(": ")[2],
+                )
         except (OperationalError, InterfaceError):
             raise
         except DatabaseError:
             log.warning("could not record the end of task %s", db_task_result.pk, exc_info=True)
+        finally:
+            REQUEST_ID.reset(token)
+
+    @property
+    def queues_taken(self) -> str:
+        """The queues this worker takes tasks from, as the health page shows them."""
+        taken = "*" if self.process_all_queues else ",".join(self.queue_names)
+        if self.excluded_queue_names:
+            taken += " but " + ",".join(self.excluded_queue_names)
+        return taken
 
     def _sweep_guests(self) -> None:
-        """The guests not seen for ``GUEST_DAYS``, swept at most once an hour."""
+        """The guests not seen for ``GUEST_DAYS``, and every row past its retention, swept
+        at most once an hour."""
         now = time.monotonic()
         if now < getattr(self, "guests_swept_at", -GUEST_SWEEP_SECONDS) + GUEST_SWEEP_SECONDS:
             return
@@ -201,11 +230,15 @@ class Worker(db_worker.Worker):
         if swept:
             log.info("swept %d guest(s) not seen for %d days", swept, settings.GUEST_DAYS)
         services.leaving_sweep()  # data files past their day, names free again
+        swept = services.retention_sweep()  # every other kind of row past its time
+        counts = ", ".join(f"{kind} {count}" for kind, count in swept.items()) or "nothing"
+        log.info("retention sweep: %s", counts)
 
     def _beat(self, stop: threading.Event) -> None:
         while not stop.wait(settings.WORKER_BEAT_SECONDS):
             try:
-                beat(self.worker_id)
+                beat(self.worker_id, self.queues_taken)
+                metrics.pool_seen(getattr(connection, "pool", None))  # its counters: no query
                 requeue_orphans()
                 prune_finished()
                 self._sweep_guests()

@@ -24,7 +24,7 @@ def client_key(request: HttpRequest) -> str:
     """What every per-address limit counts this client by: ``throttle.address_key`` of the
     peer's address."""
     # Behind a proxy, the ASGI server must put the client's address in REMOTE_ADDR, trusting
-    # X-Forwarded-For from the proxy alone (README: uvicorn --forwarded-allow-ips=<proxy>).
+    # X-Forwarded-For from the proxy alone (docs/OPERATING.md: --forwarded-allow-ips=<proxy>).
     return throttle.address_key(request.META.get("REMOTE_ADDR", "") or "unknown")
 
 

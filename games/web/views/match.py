@@ -169,7 +169,7 @@ def _act(request: HttpRequest, match_id: int, call) -> HttpResponse:
 def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         return _act(request, match_id, lambda: move_submit(
-            user=request.user, match_id=match_id, data=request.POST
+            user=request.user, match_id=match_id, data=request.POST, way="page_form"
         ).match)  # fmt: skip
     except throttle.Throttled as error:
         response = _refused(request, match_id, error, 429)

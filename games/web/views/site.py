@@ -1,12 +1,14 @@
-"""The site's own pages: home, the rule book, the guided first hand, the health check, and the
-CSRF failure page.
+"""The site's own pages: home, the rule book, the guided first hand, the players' help, the
+health check, and the CSRF failure page.
 """
 
 from __future__ import annotations
 
+from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -20,6 +22,7 @@ from ...presentation import puzzles as puzzle_words
 from ...presentation import refusals
 from ...presentation.cards import Card
 from ...presentation.jinja import LEARN_BOARD, render_board
+from ...realtime.trace import layer_round_trip
 from ...services import throttle
 from ..forms import MatchCreateForm
 from .common import client_key
@@ -112,15 +115,39 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+def help_page(request: HttpRequest) -> HttpResponse:
+    """The players' help: short answers, in the reader's language, to what players ask most
+    (the precise behaviour is docs/GAMEPLAY.md's)."""
+    return render(request, "help.html")
+
+
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """For load balancers and operators: the process answers and its database does too; and
-    how many task workers are alive (the web process serves without them, but the computer's
-    turns and the clocks wait for one)."""
+    """For load balancers and operators: the process answers, its database does too, the
+    channel layer carries a message (a round trip on a fresh channel), and how many task
+    workers are alive and how late the oldest due task is (the web process serves without
+    them, but the computer's turns and the clocks wait). 503 naming what failed (the database
+    or the channel layer); no message of an error, which could name a host or an account."""
+    answer: dict = {"status": "ok"}
+    failing = []
     try:
-        workers = selectors.live_workers()
+        answer["workers"] = selectors.live_workers()
+        queues = selectors.task_queues(now=timezone.now())
+        answer["task_lag_seconds"] = round(max((q.lag for q in queues), default=0.0), 3)
+        answer["database"] = "ok"
     except Exception as error:  # any database failure is reported, not raised
-        return JsonResponse({"status": "error", "database": str(error)}, status=503)
-    return JsonResponse({"status": "ok", "database": "ok", "workers": workers})
+        answer["database"] = f"error: {type(error).__name__}"
+        failing.append("database")
+    try:
+        async_to_sync(layer_round_trip)(settings.HEALTHZ_LAYER_TIMEOUT_SECONDS)
+        answer["channel_layer"] = "ok"
+    except Exception as error:
+        answer["channel_layer"] = f"error: {type(error).__name__}"
+        failing.append("channel_layer")
+    if failing:
+        answer.update(status="error", failing=failing)
+        return JsonResponse(answer, status=503)
+    return JsonResponse(answer)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
