@@ -111,6 +111,114 @@ class PublicPlayer(Player):
     record: Tally
 
 
+class InsightMeasure(Shape):
+    value: float | None = Field(
+        description="null when it rests on too few hands or decisions (``minimum``)"
+    )
+    count: int = Field(description="the hands (or decisions) it rests on")
+    times: int | None = Field(None, description="a rate's: how many times it happened")
+
+
+class InsightFigure(Shape):
+    mine: InsightMeasure
+    band: InsightMeasure = Field(description="the same over the players of the rating band")
+
+
+class InsightFilters(Shape):
+    period: Literal["30", "90", "365", "all"]
+    rated: Literal["all", "rated", "casual"]
+    opponent: Literal["all", "people", "computer"]
+    deck: int | None
+    target: int | None
+
+
+class InsightBand(Shape):
+    low: int
+    high: int
+    players: int = Field(description="other players in the band with hands counted")
+
+
+class InsightShares(Shape):
+    made: float | None
+    march: float | None
+    euchred: float | None
+
+
+class InsightOutcomes(Shape):
+    count: int
+    made: int
+    march: int
+    euchred: int
+    shares: InsightShares = Field(description="null below ``minimum`` bids")
+
+
+class InsightBid(Shape):
+    bid: Literal["order_up", "take_up", "name"]
+    trumps: Literal["1", "2", "3", "4+"] = Field(
+        description="trumps in the bidder's five cards (1: one or none)"
+    )
+    mine: InsightOutcomes
+    band: InsightOutcomes
+
+
+class InsightBowers(Shape):
+    bowers: Literal["0", "1", "2+"] = Field(description="bowers held (the joker counts)")
+    mine: InsightOutcomes
+    band: InsightOutcomes
+
+
+class InsightPoints(Shape):
+    hands: InsightFigure
+    maker: InsightFigure
+    defender: InsightFigure
+    dealer: InsightFigure
+    not_dealer: InsightFigure
+
+
+class InsightRates(Shape):
+    euchred: InsightFigure = Field(description="euchred as maker, of hands as maker")
+    euchres: InsightFigure = Field(description="euchres inflicted, of hands defended")
+    marches: InsightFigure = Field(description="marches, of hands as maker")
+
+
+class InsightPeriod(Shape):
+    start: str = Field(description="the week's or month's first day (ISO 8601)")
+    loss: float | None
+    decisions: int
+
+
+class InsightAccuracy(InsightFigure):
+    step: Literal["week", "month"]
+    over_time: list[InsightPeriod]
+
+
+class InsightSecondsByKind(Shape):
+    bid: InsightFigure
+    discard: InsightFigure
+    play: InsightFigure
+
+
+class InsightSeconds(InsightFigure):
+    by_kind: InsightSecondsByKind
+
+
+class Insights(Shape):
+    """A player's figures over their finished matches (``filters``), each beside the same
+    figure for the players rated within 100 of them."""
+
+    player: str
+    filters: InsightFilters
+    minimum: int = Field(description="hands (or decisions) a figure needs to have a value")
+    rating: int
+    band: InsightBand
+    points: InsightPoints = Field(description="points scored less conceded, a hand")
+    outcomes: InsightRates
+    bids: list[InsightBid]
+    bowers: list[InsightBowers]
+    accuracy: InsightAccuracy = Field(description="points lost a decision (analysed ones)")
+    seconds: InsightSeconds = Field(description="seconds a decision")
+
+
 class LeaderboardRow(Player):
     rating: int
     display: str
@@ -491,7 +599,7 @@ ARENA_EVENTS = (ArenaEvent, ArenaChatEvent, ArenaChatRemovedEvent, ClosedEvent)
 ANSWERS = (Error, Account, BotSettings, PublicPlayer, Leaderboard, BotsOnline, MatchAndView,
            Arenas, ArenaDetail, *ARENA_EVENTS,
            MatchWatched, History, Challenges, Challenge, ChallengeAnswered, Puzzle,
-           PuzzleAnswer, *MATCH_EVENTS, *ACCOUNT_EVENTS, ErrorFrame, MoveFrame,
+           PuzzleAnswer, Insights, *MATCH_EVENTS, *ACCOUNT_EVENTS, ErrorFrame, MoveFrame,
            HeartbeatFrame)  # fmt: skip
 Error.model_rebuild()
 

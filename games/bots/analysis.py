@@ -15,7 +15,8 @@ chance each sampled deal leaves, ``perfect_chance`` is the chance the perfect ou
 
 The loss of a decision is the best option's ``known`` value less the chosen one's: a player is
 judged by what they could know. Once the hand can end the match it is graded on chances to
-win instead (at 9-8 a march wins no more than a make). A flagged decision carries its best
+win instead (at 9-8 a march wins no more than a make); accuracy counts both in points, the
+chance lost at the marks' rate (``accuracy_loss``). A flagged decision carries its best
 line (the rest of the hand with every card known, after the best option and after the chosen
 one) and the reason the hints would give for the best option. Pure Python like the rest of
 ``games.bots``: it takes the seed, the options and the actions, and returns plain values the
@@ -33,14 +34,17 @@ from games.engine.view import view_for
 
 from . import chances, hard, medium
 from .hint import why
+from .seen import seen_from
 from .solver import Solver
 
 # The analysis's own version, stored with each: raised when a fix changes what it stores, so
 # that the analyses made before it are made again (``manage.py analyse_matches``). 2: a
 # pass-out is worth 0, a dealer who showed out of the upcard's suit discarded it, and a loss
 # is graded to the hundredth. 3: chances to win, graded on them near the end; best lines
-# and reasons for flagged decisions.
-VERSION = 3
+# and reasons for flagged decisions. 4: the chances from counts of today's hard computer (it
+# reads bids); accuracy on one scale (a decision graded on chances counts the chance it lost,
+# ``accuracy_loss``); the opponent hands each decision searched, and the match's budget.
+VERSION = 4
 SAMPLES = 300  # opponent hands per decision, when there are more than this many
 # What searching one opponent hand costs, by the decision's phase, in a card's decisions
 # (measured over 50 matches with bench/analysis.py: a bid searches the hand from the bidding
@@ -62,6 +66,10 @@ FLAGS = ((1.0, "blunder", "??"), (0.6, "mistake", "?"), (0.3, "inaccuracy", "?!"
 # at the start of a match to 10).
 CHANCE_FLAGS = ((0.10, "blunder", "??"), (0.06, "mistake", "?"), (0.03, "inaccuracy", "?!"))
 ACCURATE = 0.1  # a decision within this many points of the best counts as accurate
+# The marks' exchange rate between the two gradings: each bar in chances is this many times
+# its bar in points (a blunder: 1 point, or 10 in 100 of the chance to win). Accuracy, kept in
+# points, counts a decision graded on chances by the chance it lost at this rate.
+CHANCE_PER_POINT = 0.10
 EPSILON = 1e-9  # averages of whole points: equal values may differ in the last bits
 
 
@@ -107,6 +115,7 @@ class Decision:
     # Flagged: the hints' reason for the best option, or ("for_the_match", {"instead": the
     # option worth the most points}) when the chances to win rank another option first.
     reason: tuple[str, dict] | None = None
+    samples: int = 0  # the opponent hands searched for ``known`` (every one, when as few)
 
     @property
     def best(self) -> float:
@@ -137,6 +146,15 @@ class Decision:
         return self.chance_loss if self.graded == "chances" else self.loss
 
     @property
+    def accuracy_loss(self) -> float:
+        """The loss accuracy counts, in points: a decision graded on chances counts the chance
+        it lost at the marks' rate (``CHANCE_PER_POINT``: 3 in 100 is 0.3 points), so one
+        that lost no chance to win loses nothing, whatever its points."""
+        if self.graded == "chances":
+            return round(self.chance_loss / CHANCE_PER_POINT, 2)
+        return self.loss
+
+    @property
     def best_action(self) -> str:
         """The best option by what the decision is graded on (the first of equals)."""
         if self.graded == "chances":
@@ -152,13 +170,14 @@ class Decision:
 @dataclass(frozen=True)
 class Accuracy:
     decisions: int
-    accurate: int  # within ACCURATE of the best
+    accurate: int  # within ACCURATE of the best (``Decision.accuracy_loss``)
     total_loss: float
     flags: dict[str, int] = field(default_factory=dict)
 
     @property
     def share(self) -> float:
-        """Share of decisions within 0.1 points of the best (1.0 with no decision)."""
+        """Share of decisions within 0.1 points of the best, or 1 in 100 of the chance to win
+        for those graded on it (1.0 with no decision)."""
         return self.accurate / self.decisions if self.decisions else 1.0
 
     @property
@@ -167,7 +186,9 @@ class Accuracy:
 
 
 def accuracy(decisions: list[Decision], seat: int) -> Accuracy:
-    """One seat's figures over its decisions (only those with a choice are decisions)."""
+    """One seat's figures over its decisions (only those with a choice are decisions), on one
+    scale: points, a decision graded on chances counting the chance it lost
+    (``Decision.accuracy_loss``)."""
     mine = [d for d in decisions if d.seat == seat]
     flags = {name: 0 for _t, name, _m in FLAGS}
     for d in mine:
@@ -175,8 +196,8 @@ def accuracy(decisions: list[Decision], seat: int) -> Accuracy:
             flags[d.flag] += 1
     return Accuracy(
         decisions=len(mine),
-        accurate=sum(1 for d in mine if d.loss <= ACCURATE + EPSILON),
-        total_loss=sum(d.loss for d in mine),
+        accurate=sum(1 for d in mine if d.accuracy_loss <= ACCURATE + EPSILON),
+        total_loss=sum(d.accuracy_loss for d in mine),
         flags=flags,
     )
 
@@ -242,6 +263,7 @@ def decide(state: State, chosen: str, index: int, rng: random.Random, samples: i
     """The analysis of one decision: ``state`` before the seat to act chose ``chosen``."""
     seat = state.turn
     view = view_for(state, seat)
+    searched = min(samples, seen_from(view).consistent())  # hard.values_by: all, if no more
     worth = chances.worth(view)
     known, known_chance = hard.values_by(view, rng, samples, (hard.points, worth))
     options = []
@@ -258,6 +280,7 @@ def decide(state: State, chosen: str, index: int, rng: random.Random, samples: i
         tuple(options),
         graded,
         round(mine if seat == 0 else 1 - mine, 4),
+        samples=searched,
     )
     if decision.flag is None:
         return decision
@@ -274,14 +297,10 @@ def analyse(
 ) -> list[Decision]:
     """Every decision with a choice in a match given by its seed, options and moves (seat,
     action text), with ``samples`` opponent hands each, or fewer when the match is long
-    (``samples_each``). The search's sample is drawn from a generator seeded by the match seed and
-    the move's place, so the same match always gets the same analysis."""
-    state = new_match(seed, rules)
-    choices = []  # (index, the state before the move, the move) where there was a choice
-    for index, (seat, text) in enumerate(actions):
-        if len(legal_actions(state)) > 1:
-            choices.append((index, state, text))
-        state = apply(state, Action.parse(seat, text))
+    (``budget``); each records how many it searched. The search's sample is drawn from a
+    generator seeded by the match seed and the move's place, so the same match always gets the
+    same analysis."""
+    choices = _choices(seed, rules, actions)
     each = samples_each([state for _index, state, _text in choices], samples)
     decisions = []
     solvers: dict = {}
@@ -292,6 +311,23 @@ def analyse(
         rng = random.Random(f"{seed}:{index}")
         decisions.append(decide(state, text, index, rng, each, solvers))
     return decisions
+
+
+def budget(seed: int, rules: Rules, actions: list[tuple[int, str]], samples: int = SAMPLES) -> int:
+    """The opponent hands ``analyse`` searches for each decision of this match: ``samples``,
+    or fewer on a long match (``samples_each``). What ``MatchAnalysis.samples`` stores."""
+    return samples_each([state for _index, state, _text in _choices(seed, rules, actions)], samples)
+
+
+def _choices(seed: int, rules: Rules, actions: list[tuple[int, str]]) -> list:
+    """(index, the state before the move, the move) wherever there was a choice."""
+    state = new_match(seed, rules)
+    choices = []
+    for index, (seat, text) in enumerate(actions):
+        if len(legal_actions(state)) > 1:
+            choices.append((index, state, text))
+        state = apply(state, Action.parse(seat, text))
+    return choices
 
 
 def samples_each(states: list[State], samples: int = SAMPLES) -> int:
@@ -334,16 +370,24 @@ def hand_starts(seed: int, rules: Rules, actions: list[tuple[int, str]]) -> list
     return starts
 
 
-def as_json(decisions: list[Decision], starts: list[HandStart] = ()) -> dict:
-    """The analysis as it is stored: the decisions, each seat's figures, and the hands'
-    starts (for the graph of the chances)."""
+def as_json(
+    decisions: list[Decision], starts: list[HandStart] = (), samples: int | None = None
+) -> dict:
+    """The analysis as it is stored: the decisions (each with the opponent hands it searched),
+    each seat's figures, the hands' starts (for the graph of the chances), and ``samples``:
+    the match's budget of opponent hands a decision (``budget``; by default the most any
+    decision searched)."""
+    if samples is None:
+        samples = max((d.samples for d in decisions), default=0)
     return {
         "version": VERSION,
+        "samples": samples,
         "decisions": [
             {
                 **asdict(d),
                 "loss": round(d.loss, 4),
                 "chance_loss": d.chance_loss,
+                "accuracy_loss": d.accuracy_loss,
                 "flag": d.flag,
                 "best": round(d.best, 4),
                 "best_action": d.best_action,

@@ -57,13 +57,18 @@ class Seen:
             return self.unknown  # cannot happen with honest views; never fail a move over it
         return free
 
+    def consistent(self) -> int:
+        """How many opponent hands are consistent with what was seen."""
+        need = self.opponent_size - self.opponent_holds.bit_count()
+        free = self.candidates().bit_count()
+        return comb(free, need) if 0 <= need <= free else 0
+
     def opponent_hands(self, rng: random.Random, count: int) -> list[int]:
         """Up to ``count`` opponent hands consistent with what was seen; every one of them
         when there are no more than ``count``, else a uniform sample."""
         need = self.opponent_size - self.opponent_holds.bit_count()
         pool = cards_in(self.candidates())
-        total = comb(len(pool), need) if 0 <= need <= len(pool) else 0
-        if total <= count:
+        if self.consistent() <= count:
             picks = itertools.combinations(pool, need)
         else:
             picks = (rng.sample(pool, need) for _ in range(count))

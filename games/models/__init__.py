@@ -12,12 +12,14 @@
 - ``players``: a player's settings, bots, guests, the computer's accounts, names' skeletons
 - ``api``: personal API tokens
 - ``i18n``: players' suggested wordings of the site's messages
+- ``insights``: each finished hand and choice of a player's matches, for their insights
 - ``presence``: open sockets and streams, the task workers' heartbeats
 - ``account``: the account log (what was done to a player's account)
 - ``mail``: addresses waiting for their confirmation link, mails sent (for their limits)
 - ``sessions``: where a player is logged in (their sessions) and the devices they used
 - ``leaving``: deleted accounts' names kept from sign-ups for a while, players' data files
 - ``operations``: the errors the site answered (for the operators' health page)
+- ``training``: players' flagged decisions by puzzle theme (weak spots), puzzle streaks
 - ``base``: what several share (append-only rows)
 
 The modules import only ``base`` and each other's non-model names (``MatchOptions``,
@@ -32,6 +34,7 @@ from .arena import Arena, ArenaAudit, ArenaInvite, ArenaPlayer
 from .base import AppendOnly
 from .chat import CHAT_LENGTH, ChatLine, ChatMute, ChatRoom, ChatTimeout
 from .i18n import TranslationSuggestion
+from .insights import InsightDecision, InsightHand
 from .leaving import DELETED_USERNAME, DataExport, NameReservation, is_deleted
 from .mail import MailConfirmation, MailSent
 from .match import (
@@ -71,6 +74,7 @@ from .puzzle import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleTheme
 from .rating import Ladder, PlayerRating, RatingChange
 from .sessions import AccountSession, KnownDevice
 from .social import Block, Challenge, DeclineReason, Follow
+from .training import FlaggedDecision, PuzzleStreak
 
 __all__ = [
     "ABANDON_AFTER", "COMPUTER_USERNAME", "DEALT_CARDS", "FIRST_ACTION_SECONDS",
@@ -84,7 +88,7 @@ __all__ = [
     "Match", "MatchAnalysis", "MatchOptions", "MatchStatus", "ModerationAction", "Move",
     "NameSkeleton", "PlayerRating", "PlayerSettings", "Puzzle", "PuzzleAttempt",
     "PuzzleRating", "PuzzleTheme", "RatingChange", "RematchState", "Report", "TablePace",
-    "ServerError",
+    "ServerError", "InsightDecision", "InsightHand", "FlaggedDecision", "PuzzleStreak",
     "Theme", "TranslationSuggestion", "WorkerBeat", "closed_to_watchers", "is_bot",
     "is_computer", "is_guest", "pace_ms",
 ]  # fmt: skip

@@ -316,7 +316,9 @@ class MatchAnalysis(models.Model):
     is over: it names every card of both hands."""
 
     match = models.OneToOneField(Match, models.CASCADE, related_name="analysis")
-    samples = models.PositiveIntegerField()  # the search's budget: opponent hands per decision
+    # The opponent hands searched a decision (analysis.budget: fewer than ANALYSIS_SAMPLES on
+    # a long match; each decision stores its own, fewer when fewer hands were consistent).
+    samples = models.PositiveIntegerField()
     result = models.JSONField()  # analysis.as_json: the decisions and each seat's figures
     created_at = models.DateTimeField(auto_now_add=True)
 

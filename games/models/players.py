@@ -33,6 +33,8 @@ class PlayerSettings(models.Model):
     bot_challenges = models.BooleanField(default=False)
     # Whether a puzzle from this player's matches may name them once solved (both must allow).
     puzzle_names = models.BooleanField(default=False)
+    # Whether other players may see this player's insights page (their own always may).
+    insights_public = models.BooleanField(default=False)
     # A mail when it is the player's turn in a correspondence match (to their address, if any).
     turn_mail = models.BooleanField(default=True)
     # Every turn's mail, rather than at most one a match a day.

@@ -41,6 +41,12 @@ class Puzzle(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     solved = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Below everyone's bar (games.bots.puzzles.PRIVATE_MARGIN): shown only to the player who
+    # made the decision (the seat's), to train on their own mistakes.
+    private = models.BooleanField(default=False)
+    # When a full count of the opponent's hands (games.bots.puzzles.recheck) or a newer
+    # analysis no longer found it a puzzle: shown nowhere again, its answers kept.
+    retired_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -68,7 +74,8 @@ class PuzzleRating(models.Model):
 
 class PuzzleAttempt(models.Model):
     """One player's answer to one puzzle (one each: a puzzle once tried is not shown again),
-    with the player's puzzle rating before and after it."""
+    with the player's puzzle rating before and after it (the same for an unrated answer, one
+    in a streak)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
     puzzle = models.ForeignKey(Puzzle, models.CASCADE, related_name="tries")
@@ -77,6 +84,7 @@ class PuzzleAttempt(models.Model):
     before = models.IntegerField()
     after = models.IntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    rated = models.BooleanField(default=True)  # False: in a streak (games.models.training)
 
     class Meta:
         ordering = ["created_at", "pk"]

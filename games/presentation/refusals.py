@@ -77,6 +77,10 @@ def _service_words() -> dict[str, str]:
     return {
         "no_such_match": _("There is no such match"),
         "no_such_puzzle": _("There is no such puzzle"),
+        "puzzle_retired": _(
+            "This puzzle was retired: counting every set of cards the opponent could hold showed"
+            " that its best play was not clearly best. Answers already given to it still count."
+        ),
         "bad_language": _("Choose one of the site's languages other than English."),
         "api_origin_invalid": _(
             "%(origin)s is not an origin: write the scheme (http or https), the host "
@@ -109,6 +113,14 @@ def _service_words() -> dict[str, str]:
         "not_an_option": _("That is not one of this puzzle's options: choose a call or a card."),
         "puzzle_answered": _("You have answered this puzzle already: try the next one."),
         "no_such_theme": _("There is no such puzzle theme: choose one from the list."),
+        "insights_private": _("This player keeps their insights to themselves."),
+        "no_such_period": _("There is no such period: choose 30 days, 90 days or all."),
+        "streak_going": _("Your streak is going: answer the puzzle on the table."),
+        "no_streak_going": _("No streak is going: start one."),
+        "streak_moved_on": _(
+            "That puzzle is no longer on your streak's table: answer the one shown now."
+        ),
+        "in_your_streak": _("This puzzle is on your streak's table: answer it there."),
         "not_playing": _("You are not playing in this match"),
         "bad_clock": _("The move clock must be from %(low)s to %(high)s seconds, or no clock"),
         "bad_days": _("A correspondence match gives %(days)s days a move"),

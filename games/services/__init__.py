@@ -26,6 +26,8 @@ the edges word it (``games.presentation.refusals``). By concern:
     players     the player's own settings, bot accounts
     analysis    the analysis of a finished match (run by the task worker)
     puzzles     puzzles mined from it, and players' answers
+    insights    each finished hand and choice of a match, for the players' insights
+    training    players' flagged decisions by theme (weak spots), puzzle streaks
     hints       the hard computer's advice in casual matches against it
     guests      playing without an account, keeping the games, sweeping old guests
     api_tokens  personal API tokens
@@ -103,6 +105,13 @@ from .follows import (
 )
 from .guests import guest_create, guest_keep, guest_seen, guests_sweep
 from .hints import hint_for
+from .insights import (
+    insights_backfill,
+    insights_forget,
+    insights_losses,
+    insights_public_set,
+    insights_record,
+)
 from .leaving import account_delete, data_export_build, data_export_request, leaving_sweep
 from .mail_addresses import (
     mail_address,
@@ -145,12 +154,13 @@ from .players import (
     player_turn_mail_set,
 )
 from .presence import connection_close, connection_open, connection_room, connections_touch
-from .puzzles import puzzle_answer, puzzles_mine
+from .puzzles import puzzle_answer, puzzles_confirm, puzzles_mine
 from .ratings import rating_changes_reverse
 from .rematches import REMATCH_LAPSE, rematch_accept, rematch_decline, rematch_lapse, rematch_offer
 from .reports import report_close, report_create, report_player
 from .retention import retention_sweep
 from .second_factors import has_second_factor, second_factor_check
+from .training import flagged_record, streak_answer, streak_start, training_backfill
 from .translations import translation_review, translation_suggest, translations_apply
 
 __all__ = [
@@ -176,7 +186,17 @@ __all__ = [
     "analyses_queue",
     "match_analyse",
     "puzzle_answer",
+    "puzzles_confirm",
     "puzzles_mine",
+    "insights_backfill",
+    "insights_forget",
+    "insights_losses",
+    "insights_public_set",
+    "insights_record",
+    "flagged_record",
+    "streak_answer",
+    "streak_start",
+    "training_backfill",
     "player_signup",
     "account_delete",
     "data_export_build",

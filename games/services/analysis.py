@@ -10,7 +10,8 @@ from django.utils import timezone
 from .. import tasks
 from ..bots import analysis
 from ..models import Match, MatchAnalysis, MatchStatus
-from . import events, puzzles
+from . import events, puzzles, training
+from .insights import insights_losses
 
 
 def current(result: dict) -> bool:
@@ -32,18 +33,22 @@ def match_analyse(*, match_id: int, samples: int | None = None) -> bool:
     moves = list(match.moves.order_by("seq").values_list("seat", "action"))
     seed, rules = int(match.seed), match.rules
     decisions = analysis.analyse(seed, rules, moves, samples)
-    result = analysis.as_json(decisions, analysis.hand_starts(seed, rules, moves))
+    # What was searched, not what was asked: a long match has fewer hands a decision.
+    each = analysis.budget(seed, rules, moves, samples)
+    result = analysis.as_json(decisions, analysis.hand_starts(seed, rules, moves), each)
     with transaction.atomic():
         row, created = MatchAnalysis.objects.select_for_update().get_or_create(
-            match_id=match_id, defaults={"samples": samples, "result": result}
+            match_id=match_id, defaults={"samples": each, "result": result}
         )
         if not created:
             if current(row.result):
                 return False  # another worker made it meanwhile
-            row.samples, row.result = samples, result
+            row.samples, row.result = each, result
             row.save(update_fields=["samples", "result"])
         Match.objects.filter(pk=match_id).update(analysed_at=timezone.now())
         puzzles.puzzles_mine(match=match, moves=moves, decisions=decisions)
+        training.flagged_record(match=match, moves=moves, decisions=decisions)
+        insights_losses(match_id=match_id, losses={d.index: d.accuracy_loss for d in decisions})
         # No new version: nothing in the match changed, and a rematch offer's lapse is
         # keyed by it. The pages re-render their boards, which now link to the analysis.
         events.send_event_on_commit(match_id)

@@ -13,6 +13,7 @@ from ..errors import NotAllowed, NotFound
 from ..models import EndReason, Match, MatchStatus
 from . import events
 from .arena_results import arena_result
+from .insights import insights_record
 from .ratings import ratings_apply
 
 
@@ -131,4 +132,5 @@ def match_finish(match: Match, *, winner, reason: EndReason) -> None:
     if match.rated:
         ratings_apply(match)
     arena_result(match)  # its arena's standings, or the arenas it kept a player from
+    insights_record(match=match)  # its hands and choices, for the players' insights
     tasks.schedule_analysis(match.pk)

@@ -12,6 +12,7 @@ from . import events
 from .api_tokens import api_token_revoke
 from .arena_results import arena_result_void
 from .core import match_finish, match_locked, match_save
+from .insights import insights_forget
 from .ratings import rating_changes_reverse
 
 
@@ -38,6 +39,7 @@ def match_void(*, moderator, match_id: int, reason: str) -> Match:
         rating_changes_reverse(match=match)
         match.status = MatchStatus.VOIDED
         match.end_reason = EndReason.VOIDED
+        insights_forget(match_id=match.pk)
         match.finished_at = match.finished_at or timezone.now()
         match_save(match, lobby=True)
         audit_record(moderator, ModerationAction.Kind.VOID, reason, match=match)

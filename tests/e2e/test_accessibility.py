@@ -17,11 +17,13 @@ from django.test import Client
 from django.utils import timezone
 
 from games import services
-from games.models import AccountSession, Arena, MatchAnalysis, PlayerRating, Puzzle
+from games.engine.state import Phase
+from games.models import AccountSession, Arena, MatchAnalysis, PlayerRating, Puzzle, PuzzleStreak
 from games.services.mail_addresses import unsubscribe_token
 from tests.support.arenas import announced
 from tests.support.browser import AXE, ROOT, RUN, TAGS, analysed, shot
 from tests.support.matches import play_to_the_end, start
+from tests.support.training import decision, first
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -91,6 +93,8 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
         "replay with its analysis": f"/matches/{over.pk}/replay?step=2&analysis=1",
         "history": "/history/",
         "profile": "/users/alice/",
+        "insights": "/users/alice/insights/",
+        "insights, filtered": "/users/alice/insights/?period=30&rated=rated&deck=24",
         "leaderboard": "/leaderboard/",
         "bots' leaderboard": "/leaderboard/?bots=1",
         "settings": "/settings/",
@@ -434,4 +438,34 @@ def test_the_admins_health_page_meets_wcag_aa_at_both_widths(live_server_url, ne
         shot(page, f"admin-health-{width}")
     audit.report("axe-admin-health.json")
     assert audit.audited == len(THEMES) * len(WIDTHS)
+    assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)
+
+
+def test_the_training_pages_meet_wcag_aa_at_both_widths_in_three_languages(
+    live_server_url, new_page, alice, bob
+):
+    """The puzzle dashboard (weak spots, results by theme), a streak going and one ended."""
+    match = play_to_the_end(start(alice, bob, target=10, rated=False), seed=3)
+    moves = list(match.moves.order_by("seq").values_list("seat", "action"))
+    built = [
+        decision(*first(match, match.seat_of(player), Phase.ROUND_ONE, n, dealer=False), lost)
+        for player in (alice, bob)
+        for n, lost in ((0, 0.35), (1, 0.8), (2, 1.2))
+    ]
+    services.puzzles_mine(match=match, moves=moves, decisions=built)
+    services.flagged_record(match=match, moves=moves, decisions=built)
+    for player in (alice, bob):
+        services.streak_start(user=player)
+    ended = PuzzleStreak.objects.get(user=bob).puzzle
+    wrong = next(a for a, _v in ended.options if a != ended.answer)
+    services.streak_answer(user=bob, puzzle_id=ended.pk, action=wrong)
+    states = {"alice": {"puzzle training": "/puzzles/dashboard/", "streak": "/puzzles/streak/"},
+              "bob": {"streak ended": "/puzzles/streak/"}}  # fmt: skip
+    audit = Audit()
+    for code in LANGUAGES:
+        for name, paths in states.items():
+            audit.pages(new_page(logged_in=alice if name == "alice" else bob),
+                        live_server_url, code, paths)  # fmt: skip
+    audit.report("axe-training.json")
+    assert audit.audited == (len(LANGUAGES) + len(THEMES) - 1) * len(WIDTHS) * 3
     assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)

@@ -115,6 +115,11 @@ def test_the_health_page_shows_a_real_worker_alive_then_dead_the_queues_and_the_
     assert 'data-queue="default"' in html and 'data-queue="analysis"' in html
     assert "Errors in the last hour: 1" in html and "req-boom-000001" in html
     assert "/boom" in html
+    assert "are off: <code>METRICS_TOKEN</code> is not set" in html
+    settings.METRICS_TOKEN = "the-operators-token"
+    html = moderator.client.get("/admin/health/").content.decode()
+    assert "Prometheus scrapes <code>/metrics</code> with the operator's token" in html
+    assert "the-operators-token" not in html
     # Its heartbeat made a minute old: dead.
     WorkerBeat.objects.filter(worker_id=worker_id).update(
         seen_at=timezone.now() - timedelta(minutes=1)

@@ -137,7 +137,17 @@ def _form_refused(request, error: FormRefused):
 
 
 # The endpoints, by resource; registered once their modules are read.
-from . import account, arenas, challenges, chat, export, matches, puzzles, streaming  # noqa: E402
+from . import (  # noqa: E402
+    account,
+    arenas,
+    challenges,
+    chat,
+    export,
+    insights,
+    matches,
+    puzzles,
+    streaming,
+)
 
-for _resource in (account, matches, chat, export, challenges, arenas, puzzles, streaming):
+for _resource in (account, insights, matches, chat, export, challenges, arenas, puzzles, streaming):
     api.add_router("", _resource.router)

@@ -10,6 +10,8 @@ each name lives in one of its modules:
     follows   the players one follows, online or not, and those one blocked
     limits    the caps on rated play between two players
     puzzles   the next puzzle, the day's puzzle, a player's answers
+    insights  a player's figures (and their rating band's) from their hands and decisions
+    training  a player's weak spots, results by puzzle theme, puzzle streak
     translations  players' suggestions for the site's words, and who is thanked
     workers   the task queues' due tasks and lag, the workers' heartbeats (metrics)
     operations  the workers alive and dead, sockets open, errors answered (the health page)
@@ -42,6 +44,7 @@ from .connections import (
     presence,
 )
 from .follows import Followed, blocked_players, follow_state, followed_seeks, following
+from .insights import insights, insights_public_mine, insights_visible
 from .limits import rated_today_capped, rated_today_capped_opponents, suspicious_pairs
 from .lobby import (
     CHALLENGE_ANSWER_SHOWN,
@@ -106,11 +109,16 @@ from .puzzles import (
     puzzle_rating_history,
     puzzle_rating_of,
     puzzle_source,
+    puzzle_visible,
 )
+from .training import ThemeResult, WeakSpot, streak_of, theme_results, weak_spots
 from .translations import translation_credits, translation_suggestions_open
 from .workers import Beat, Queue, task_queues, worker_beats
 
 __all__ = [
+    "insights",
+    "insights_public_mine",
+    "insights_visible",
     "CHAT_SHOWN", "chat_sound_on", "chat_line_visible", "chat_lines", "chat_muted",
     "reads_free_chat", "arena_chat_lines", "may_talk_in_arena",
     "Standing", "arena_by_id", "arena_live", "arena_standings", "arenas_listed", "arenas_of",
@@ -127,7 +135,9 @@ __all__ = [
     "my_open_matches", "my_turn_matches", "open_matches", "pending_challenges", "presence",
     "puzzle_attempt",
     "puzzle_daily", "puzzle_names_allowed", "puzzle_names_mine", "puzzle_next",
-    "puzzle_rating_history", "puzzle_rating_of", "puzzle_source", "rated_today_capped",
+    "puzzle_rating_history", "puzzle_rating_of", "puzzle_source", "puzzle_visible",
+    "ThemeResult", "WeakSpot", "streak_of", "theme_results", "weak_spots",
+    "rated_today_capped",
     "rated_today_capped_opponents", "rating_history", "rating_of", "rating_points", "record",
     "sound_on",
     "suspended_account",

@@ -16,3 +16,6 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         queued = services.analyses_queue()
         self.stdout.write(f"Queued the analysis of {queued} finished match(es).")
+        # Analyses stored before the weak spots and private puzzles existed: read, not redone.
+        read = services.training_backfill()
+        self.stdout.write(f"Read {read} stored analysis(es) for weak spots and own puzzles.")

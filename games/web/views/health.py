@@ -4,7 +4,8 @@ sockets open by kind, the errors of the last hour, and the version this process 
 
 from __future__ import annotations
 
-from django.urls import NoReverseMatch, reverse
+from django.conf import settings
+from django.urls import reverse
 from django.utils import timezone
 
 from ... import tracing
@@ -15,10 +16,6 @@ def health_context() -> dict:
     now = timezone.now()
     workers = selectors.workers_health()
     sockets = selectors.sockets_open()
-    try:
-        metrics_url = reverse("metrics")
-    except NoReverseMatch:
-        metrics_url = ""
     return {
         "now": now,
         "workers": workers,
@@ -30,5 +27,6 @@ def health_context() -> dict:
         "version": tracing.VERSION,
         "started_at": tracing.STARTED_AT,
         "process": tracing.process_name(),
-        "metrics_url": metrics_url,
+        "metrics_url": reverse("metrics"),
+        "metrics_on": bool(settings.METRICS_TOKEN),
     }

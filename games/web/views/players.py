@@ -42,6 +42,8 @@ def profile_page(request, player, form: MatchCreateForm | None = None, status: i
         "arenas": selectors.arenas_of(user=player),
         "puzzle_rating": selectors.puzzle_rating_of(user=player),
         "puzzle_chart": _chart(selectors.puzzle_rating_history(user=player)),
+        "puzzle_streak": selectors.streak_of(user=player),
+        "insights_shown": selectors.insights_visible(viewer=request.user, player=player),
         # Anyone else but the computer may be challenged (it is always in the lobby), by anyone
         # but a guest, and a guest by nobody (services.challenge_create); the same for follows.
         "can_challenge": can_reach,

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from ... import services
 from ...db import selectors
 from ...errors import GameError, NotFound
-from ...models import MatchStatus, Puzzle, PuzzleTheme
+from ...models import PuzzleTheme
 from ...presentation import puzzles as words
 from ...presentation import refusals
 from ...presentation.jinja import PUZZLE_BOARD, render_board
@@ -36,8 +36,10 @@ def _refused(request: HttpRequest, error: GameError) -> HttpResponse:
     return render(request, "error.html", context, status=refusals.status(error))
 
 
-def _url(name: str, theme: str, *args) -> str:
-    return reverse(name, args=args) + (f"?theme={theme}" if theme else "")
+def _url(name: str, theme: str, *args, mine: bool = False) -> str:
+    """A puzzles page, keeping the theme and ``mine`` (the player's own decisions first)."""
+    query = "&".join(([f"theme={theme}"] if theme else []) + (["mine=1"] if mine else []))
+    return reverse(name, args=args) + (f"?{query}" if query else "")
 
 
 @require_safe
@@ -47,11 +49,12 @@ def puzzles(request: HttpRequest) -> HttpResponse:
         theme = _theme(request)
     except GameError as error:
         return _refused(request, error)
+    mine = request.GET.get("mine") == "1"
     puzzle = selectors.puzzle_next(
-        user=request.user, theme=theme, pick=random.randrange(selectors.NEAREST)
+        user=request.user, theme=theme, pick=random.randrange(selectors.NEAREST), mine_first=mine
     )
     if puzzle is not None:
-        return redirect(_url("puzzle", theme, puzzle.pk))
+        return redirect(_url("puzzle", theme, puzzle.pk, mine=mine))
     context = {"themes": words.themes(), "theme": theme, **_rating(request)}
     return render(request, "puzzle.html", context)
 
@@ -65,11 +68,15 @@ def _rating(request: HttpRequest) -> dict:
 def puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     """A puzzle on the table; POST answers it (once), and the page then shows the answer: to
     a logged-in player, whose answer it was. A visitor who answers is asked to log in."""
-    found = Puzzle.objects.filter(pk=puzzle_id, match__status=MatchStatus.FINISHED).first()
+    # Another player's private puzzle does not exist for this viewer.
+    found = selectors.puzzle_visible(user=request.user, puzzle_id=puzzle_id)
+    mine = request.GET.get("mine") == "1"
     try:
         theme = _theme(request)
         if found is None:
             raise NotFound("no_such_puzzle")
+        if found.retired_at is not None:  # its answers are kept; it is shown no more
+            raise NotFound("puzzle_retired")
     except GameError as error:
         return _refused(request, error)
     attempt = selectors.puzzle_attempt(user=request.user, puzzle=found)
@@ -91,11 +98,12 @@ def puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
             error, status = refusals.words(refusal), refusals.status(refusal)
         else:
             if attempt is not None:
-                return redirect(_url("puzzle", theme, found.pk))
+                return redirect(_url("puzzle", theme, found.pk, mine=mine))
             # A visitor: told neither the answer nor whether theirs was it (one try per option
             # would tell), nor remembered, so that the answer that counts is a player's first.
             log_in = True
     match = selectors.puzzle_source(puzzle=found)
+    own = match.seat_of(request.user) is not None
     state = words.position(found, int(match.seed), match.rules, selectors.match_moves(match=match))
     board = words.board_context(found, state, answered=chosen is not None)
     context = {
@@ -105,15 +113,18 @@ def puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         "theme": theme,
         "theme_words": words.theme_words(found.theme),
         "themes": words.themes(),
-        "next_url": _url("puzzles", theme),
-        # Named and linked only if both players allow it (each in their settings).
-        "source": match if selectors.puzzle_names_allowed(match=match) else None,
+        "next_url": _url("puzzles", theme, mine=mine),
+        # Named and linked only if both players allow it (each in their settings), or to a
+        # player of the match: their own.
+        "source": match if own or selectors.puzzle_names_allowed(match=match) else None,
+        "own_decision": own and match.seat_of(request.user) == found.seat,
         "result": None,
         "log_in": log_in,
         **_rating(request),
     }
     if chosen is not None:
-        before, after = (attempt.before, attempt.after) if attempt else (None, None)
+        rated = attempt is not None and attempt.rated  # a streak's answer moved no rating
+        before, after = (attempt.before, attempt.after) if rated else (None, None)
         context["result"] = words.result_context(found, chosen, before, after)
     context["board"] = render_board(context, request, PUZZLE_BOARD)
     return render(request, "puzzle.html", context, status=status)

@@ -130,6 +130,7 @@ def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "
         "has_matches": selectors.has_matches(user=request.user),
         "bot_challenges": selectors.bots_may_challenge(request.user),
         "puzzle_names": selectors.puzzle_names_mine(user=request.user),
+        "insights_public": selectors.insights_public_mine(user=request.user),
         "base_url": base_url(request),
         "sound_on": selectors.sound_on(user=request.user),
         "themes": Theme.choices,
