@@ -113,7 +113,7 @@ from .puzzles import (
 )
 from .training import ThemeResult, WeakSpot, streak_of, theme_results, weak_spots
 from .translations import translation_credits, translation_suggestions_open
-from .workers import Beat, Queue, task_queues, worker_beats
+from .workers import Queue, task_queues
 
 __all__ = [
     "insights",
@@ -144,7 +144,7 @@ __all__ = [
     "suspension_reason", "suspicious_pairs", "table_look", "table_pace", "table_pace_slowest",
     "translation_credits",
     "translation_suggestions_open", "turn_mail_wanted", "user_by_name", "watch_matches",
-    "Beat", "Queue", "task_queues", "worker_beats",
+    "Queue", "task_queues",
     "ErrorCount", "RecentErrors", "WorkerHealth", "errors_recent", "sockets_open",
     "workers_health",
 ]  # fmt: skip

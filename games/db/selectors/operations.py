@@ -42,10 +42,11 @@ class RecentErrors:
     last: list[ServerError]  # the latest, newest first
 
 
-def workers_health() -> list[WorkerHealth]:
+def workers_health(*, now: datetime | None = None) -> list[WorkerHealth]:
     """Every worker with a heartbeat row (a dead one's row stays a while: the sweep deletes
-    it later), alive first, and the tasks each is running."""
-    now = timezone.now()
+    it later), the latest beat first, and the tasks each is running (the health page; the
+    metrics keep the live ones)."""
+    now = now or timezone.now()
     dead_after = settings.WORKER_DEAD_AFTER_SECONDS
     running: dict[str, list[str]] = {}
     for path, worker_ids in DBTaskResult.objects.running().values_list("task_path", "worker_ids"):

@@ -1,17 +1,15 @@
 """The task queue and the workers as an operator watches them: how many tasks are due in each
-queue and how long the oldest has waited, and each live worker's last heartbeat. Read at a
-metrics scrape (``games.web.views.metrics``): one query each, on indexed columns."""
+queue and how long the oldest has waited (the workers themselves: ``operations.workers_health``).
+Read at a metrics scrape and by the health page and ``/healthz``: one query, on indexed columns."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.db.models import Count, Min, Q
 from django_tasks_db.models import DBTaskResult, get_date_max
-
-from ...models import WorkerBeat
 
 
 @dataclass(frozen=True)
@@ -45,24 +43,3 @@ def task_queues(*, now: datetime) -> list[Queue]:
 
 def _configured_queues() -> list[str]:
     return list(settings.TASKS["default"].get("QUEUES") or ["default"])
-
-
-@dataclass(frozen=True)
-class Beat:
-    worker_id: str
-    host: str
-    pid: int
-    age: float  # seconds since its last heartbeat
-
-
-def worker_beats(*, now: datetime) -> list[Beat]:
-    """The workers that beat within ``WORKER_DEAD_AFTER_SECONDS``, with the age of their last
-    beat (a silent one drops out: the queue's lag then says what it costs)."""
-    since = now - timedelta(seconds=settings.WORKER_DEAD_AFTER_SECONDS)
-    rows = WorkerBeat.objects.filter(seen_at__gte=since).values_list(
-        "worker_id", "host", "pid", "seen_at"
-    )
-    return [
-        Beat(worker_id, host, pid, max(0.0, (now - seen_at).total_seconds()))
-        for worker_id, host, pid, seen_at in rows.order_by("worker_id")
-    ]

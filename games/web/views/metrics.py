@@ -75,9 +75,10 @@ class QueueCollector:
             "WORKER_DEAD_AFTER_SECONDS drops out)",
             labels=["worker", "host", "pid"],
         )
-        workers = selectors.worker_beats(now=now)
-        for beat in workers:
-            beats.add_metric([beat.worker_id, beat.host, str(beat.pid)], beat.age)
+        workers = [worker for worker in selectors.workers_health(now=now) if worker.alive]
+        for worker in workers:
+            labels = [worker.worker_id, worker.host, str(worker.pid)]
+            beats.add_metric(labels, worker.silent_seconds)
         alive = GaugeMetricFamily("euchre_workers_alive", "Task workers with a recent heartbeat")
         alive.add_metric([], len(workers))
         return [due, lag, beats, alive]
