@@ -50,7 +50,10 @@ from ..models import (
     ChatMute,
     Connection,
     DataExport,
+    FlaggedDecision,
     Follow,
+    InsightDecision,
+    InsightHand,
     KnownDevice,
     MailSent,
     Match,
@@ -59,6 +62,7 @@ from ..models import (
     PlayerSettings,
     PuzzleAttempt,
     PuzzleRating,
+    PuzzleStreak,
     TranslationSuggestion,
     is_deleted,
     is_guest,
@@ -160,8 +164,11 @@ def _traces_removed(user) -> None:
     suggestions = TranslationSuggestion.objects.filter(author=user)
     suggestions.filter(status=TranslationSuggestion.Status.OPEN).delete()
     suggestions.update(credit=False)  # a wording taken stays in the catalogues, unnamed
-    for model in (PlayerSettings, PuzzleRating, PuzzleAttempt, Connection, MailSent, DataExport):
+    for model in (PlayerSettings, PuzzleRating, PuzzleAttempt, PuzzleStreak, FlaggedDecision,
+                  Connection, MailSent, DataExport):  # fmt: skip
         model.objects.filter(user=user).delete()
+    for model in (InsightHand, InsightDecision):  # the player's numbers; the matches stay
+        model.objects.filter(player=user).delete()
 
 
 def data_export_request(*, user, address: str = "") -> DataExport:

@@ -21,12 +21,15 @@ from games.models import (
     ChatLine,
     DataExport,
     EndReason,
+    FlaggedDecision,
     Follow,
+    InsightHand,
     Match,
     MatchStatus,
     NameReservation,
     PlayerRating,
     PlayerSettings,
+    PuzzleStreak,
     RatingChange,
     Report,
     is_deleted,
@@ -59,6 +62,13 @@ def test_deleting_takes_everything_but_the_matches_and_ratings_already_counted(a
     finished = a_life_on_the_site(alice, bob, carol)
     bobs_changes = list(RatingChange.objects.filter(player=bob).values_list("before", "after"))
     services.challenge_create(user=bob, challenged=alice)
+    # Her training and her numbers: a streak, a flagged decision, the match's insights rows.
+    PuzzleStreak.objects.create(user=alice, current=2, best=5)
+    FlaggedDecision.objects.create(
+        user=alice, match=finished, index=3, theme="play", loss=0.7, flag="mistake"
+    )
+    assert InsightHand.objects.filter(player=alice).exists()
+    bobs_hands = InsightHand.objects.filter(player=bob).count()
     services.account_delete(user=alice, password=PASSWORD)
 
     gone = get_user_model().objects.get(pk=alice.pk)
@@ -70,6 +80,10 @@ def test_deleting_takes_everything_but_the_matches_and_ratings_already_counted(a
     assert not ApiToken.objects.filter(user=gone).exists()
     assert not PlayerSettings.objects.filter(user=gone).exists()
     assert not Challenge.objects.filter(challenged=gone).exists()
+    assert not PuzzleStreak.objects.filter(user=gone).exists()
+    assert not FlaggedDecision.objects.filter(user=gone).exists()
+    assert not InsightHand.objects.filter(player=gone).exists()
+    assert InsightHand.objects.filter(player=bob).count() == bobs_hands > 0  # his stay
     line = ChatLine.objects.get(author=gone)
     assert line.text == "" and line.removed_at is not None  # the words are gone
     assert not ChatLine.objects.filter(text__contains="secret").exists()

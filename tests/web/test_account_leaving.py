@@ -134,6 +134,8 @@ def test_the_data_file_is_made_by_the_worker_and_holds_no_hidden_card(alice, bob
     assert data["format"] == "euchre-data 1"
     assert data["account"]["username"] == "alice"
     assert data["settings"]["four_colour"] is True
+    assert data["settings"]["insights_public"] is False
+    assert data["puzzles"]["streak"] is None and data["puzzles"]["answers"] == []
     matches = {m["match"]["id"]: m for m in data["matches"]}
     assert set(matches) == {finished.pk, in_play.pk}
     text = download.content.decode()

@@ -24,6 +24,7 @@ from ...models import (
     PlayerSettings,
     PuzzleAttempt,
     PuzzleRating,
+    PuzzleStreak,
     RatingChange,
     Report,
     TranslationSuggestion,
@@ -33,7 +34,7 @@ from ...public import PLAYERS, shapes
 FORMAT = "euchre-data 1"
 SETTINGS = ("language", "sound", "theme", "four_colour", "bot", "bot_challenges", "puzzle_names",
             "turn_mail", "turn_mail_each", "arena_mail", "new_login_mail", "api_origins",
-            "table_pace", "forced_card", "free_chat", "chat_sound")  # fmt: skip
+            "table_pace", "forced_card", "free_chat", "chat_sound", "insights_public")  # fmt: skip
 
 
 def data_export_of(*, user) -> DataExport | None:
@@ -72,8 +73,9 @@ def data_of(*, user) -> dict:
             "answers": list(
                 PuzzleAttempt.objects.filter(user=user)
                 .order_by("created_at", "pk")
-                .values("puzzle_id", "chosen", "correct", "before", "after", "created_at")
+                .values("puzzle_id", "chosen", "correct", "rated", "before", "after", "created_at")
             ),
+            "streak": PuzzleStreak.objects.filter(user=user).values("current", "best").first(),
         },
         "arenas": list(
             ArenaPlayer.objects.filter(user=user)

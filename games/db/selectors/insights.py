@@ -33,10 +33,11 @@ def insights_visible(*, viewer, player) -> bool:
     """Whether ``viewer`` may see ``player``'s insights: their own, or the player allows it."""
     if viewer.is_authenticated and viewer.pk == player.pk:
         return True
-    return PlayerSettings.objects.filter(user=player, insights_public=True).exists()
+    return insights_public_mine(user=player)
 
 
 def insights_public_mine(*, user) -> bool:
+    """Whether ``user`` lets other players see their insights (a setting, off by default)."""
     return PlayerSettings.objects.filter(user=user, insights_public=True).exists()
 
 
