@@ -36,6 +36,8 @@ def match_analyse(*, match_id: int, samples: int | None = None) -> bool:
     # What was searched, not what was asked: a long match has fewer hands a decision.
     each = analysis.budget(seed, rules, moves, samples)
     result = analysis.as_json(decisions, analysis.hand_starts(seed, rules, moves), each)
+    # The puzzles too (their confirming counts take up to a second): not with the rows locked.
+    found = puzzles.puzzles_found(match=match, moves=moves, decisions=decisions)
     with transaction.atomic():
         row, created = MatchAnalysis.objects.select_for_update().get_or_create(
             match_id=match_id, defaults={"samples": each, "result": result}
@@ -46,7 +48,7 @@ def match_analyse(*, match_id: int, samples: int | None = None) -> bool:
             row.samples, row.result = each, result
             row.save(update_fields=["samples", "result"])
         Match.objects.filter(pk=match_id).update(analysed_at=timezone.now())
-        puzzles.puzzles_mine(match=match, moves=moves, decisions=decisions)
+        puzzles.puzzles_mine(match=match, moves=moves, decisions=decisions, found=found)
         training.flagged_record(match=match, moves=moves, decisions=decisions)
         insights_losses(match_id=match_id, losses={d.index: d.accuracy_loss for d in decisions})
         # No new version: nothing in the match changed, and a rematch offer's lapse is

@@ -45,23 +45,39 @@ def people(match: Match) -> tuple[bool, bool]:
     return person(match.player0), person(match.player1) and not match.computer
 
 
-def puzzles_mine(*, match: Match, moves: list[tuple[int, str]], decisions: list[Decision]) -> int:
-    """Store the puzzles of an analysed match, a person's own flagged decisions among them as
-    their private puzzles; returns how many it has now (not retired). Mined again (a newer
-    analysis), a stored puzzle found again takes the new values and keeps its answers, and
-    one no longer found is retired (``_settle``); a retired one is not made again."""
+def puzzles_found(
+    *, match: Match, moves: list[tuple[int, str]], decisions: list[Decision]
+) -> list[mining.Found]:
+    """The puzzles an analysed match holds (pure work, a confirming count included: up to a
+    second), to be found before a transaction and stored by ``puzzles_mine``."""
     rules: Rules = match.rules
-    mined = mining.mine(int(match.seed), rules, moves, decisions, people(match))
-    found = {f.index: f for f in mined}
+    return mining.mine(int(match.seed), rules, moves, decisions, people(match))
+
+
+def puzzles_mine(
+    *,
+    match: Match,
+    moves: list[tuple[int, str]],
+    decisions: list[Decision],
+    found: list[mining.Found] | None = None,
+) -> int:
+    """Store the puzzles of an analysed match (``found``, else found here), a person's own
+    flagged decisions among them as their private puzzles; returns how many it has now (not
+    retired). Mined again (a newer analysis), a stored puzzle found again takes the new values
+    and keeps its answers, and one no longer found is retired (``_settle``); a retired one is
+    not made again."""
+    if found is None:
+        found = puzzles_found(match=match, moves=moves, decisions=decisions)
+    by_index = {f.index: f for f in found}
     with transaction.atomic():
         stored = {p.index: p for p in Puzzle.objects.select_for_update().filter(match=match)}
         Puzzle.objects.bulk_create(
-            [_new(match, f) for index, f in found.items() if index not in stored],
+            [_new(match, f) for index, f in by_index.items() if index not in stored],
             ignore_conflicts=True,  # another worker's, meanwhile
         )
         for index, puzzle in stored.items():
             if puzzle.retired_at is None:
-                _settle(puzzle, found.get(index))
+                _settle(puzzle, by_index.get(index))
     return Puzzle.objects.filter(match=match, retired_at=None).count()
 
 
