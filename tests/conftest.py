@@ -21,17 +21,23 @@ settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
 # keeps this order (``--no-loadscope-reorder``); the other files follow in their own order.
 LONGEST_FIRST = [
     "proof/test_leaks.py",
-    "realtime/test_workers.py",
     "proof/test_fuzz.py",
+    "realtime/test_workers.py",
+    "api/test_schema_fuzz.py",
+    "web/test_limits.py",
     "api/test_reference_client.py",
-    "api/test_js_client.py",
-    "realtime/test_servers.py",
-    "proof/test_api_leaks.py",
+    "web/test_site.py",
     "proof/test_socket_fuzz.py",
+    "test_backups.py",
+    "api/test_js_client.py",
+    "proof/test_api_leaks.py",
+    "realtime/test_servers.py",
     "e2e/test_accessibility.py",
+    "e2e/test_hand_end_in_browser.py",
     "e2e/test_table_in_browser.py",
-    "e2e/test_follow_in_browser.py",
     "e2e/test_play_again_in_browser.py",
+    "e2e/test_languages_in_browser.py",
+    "e2e/test_follow_in_browser.py",
     "e2e/test_bot_in_browser.py",
     "e2e/test_computer_in_browser.py",
     "e2e/test_play_in_browser.py",
@@ -187,6 +193,7 @@ def moderators_group(db):
         "0021_translation_suggestions",
         "0026_arenas",
         "0032_chat_moderators",
+        "0043_fairplay",
     )
     for name in migrations:
         migration = importlib.import_module(f"games.migrations.{name}")
