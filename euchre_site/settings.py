@@ -104,6 +104,8 @@ MIDDLEWARE = [
     # A session's row follows its key and last visit; a log-in's device cookie
     "games.web.sessions.SessionSeen",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A moderator's fair-play warning, shown once on the player's next page
+    "games.web.fairplay.FairPlayNotices",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "games.web.middleware.ExplainRefusals",
@@ -339,6 +341,7 @@ SECOND_FACTOR_SETUP_HOURS = int(os.environ.get("SECOND_FACTOR_SETUP_HOURS", "24"
 CHALLENGE_DAYS = int(os.environ.get("CHALLENGE_DAYS", "30"))
 TRANSLATION_SUGGESTION_DAYS = int(os.environ.get("TRANSLATION_SUGGESTION_DAYS", "90"))
 MAIL_SENT_DAYS = int(os.environ.get("MAIL_SENT_DAYS", "30"))
+PUSH_SENT_DAYS = int(os.environ.get("PUSH_SENT_DAYS", "30"))
 MAIL_CONFIRMATION_DAYS = int(os.environ.get("MAIL_CONFIRMATION_DAYS", "30"))
 ACCOUNT_LOG_DAYS = int(os.environ.get("ACCOUNT_LOG_DAYS", "365"))
 LOGIN_LOG_DAYS = int(os.environ.get("LOGIN_LOG_DAYS", "90"))
@@ -449,6 +452,21 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 # A correspondence turn's mail waits this long, then goes only if the player is not on the
 # match's page: one who has just joined or moved from another page has arrived by then.
 TURN_MAIL_DELAY_SECONDS = float(os.environ.get("TURN_MAIL_DELAY_SECONDS", "60"))
+# Web Push (games.services.push): the site's VAPID key pair (RFC 8292; base64url, the public
+# key as browsers take it for applicationServerKey, the private one raw or DER) and who the
+# push services may contact (a mailto: or https: URL). With no keys, settings say so and
+# nothing is sent. PUSH_TTL_SECONDS: how long a push service keeps a notification for a
+# device that is off; PUSH_RETRIES: a delivery that failed otherwise than 404/410 is tried
+# again this many times, PUSH_RETRY_SECONDS apart (times the attempt).
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:noreply@localhost")
+PUSH_TTL_SECONDS = int(os.environ.get("PUSH_TTL_SECONDS", "86400"))
+PUSH_RETRIES = int(os.environ.get("PUSH_RETRIES", "3"))
+PUSH_RETRY_SECONDS = float(os.environ.get("PUSH_RETRY_SECONDS", "60"))
+# Devices' push addresses are https (every browser's push service is); a local push service
+# on plain http only where allowed (the tests').
+PUSH_ALLOW_HTTP = env_bool("PUSH_ALLOW_HTTP", False)
 # Verified mail (games.services.mail_addresses): an address's confirmation link works this
 # many hours, once; "send the link again" at most MAIL_CONFIRM_LIMIT times an hour a player and
 # an address. The mails' one-click unsubscription links work this many days. Password resets:

@@ -103,11 +103,32 @@ def challenge_lapse(challenge_id: int) -> bool:
 
 @task()
 def turn_mail(match_id: int, version: int) -> bool:
-    """Mail the player to act in a correspondence match, if the match is still at
-    ``version`` and the turn has just passed to them (services.turn_mail)."""
+    """Tell the player to act in a correspondence match, by push (services.push) and mail
+    (services.turn_mail), if the match is still at ``version`` and the turn has just passed
+    to them."""
+    from .services.push import push_notify
     from .services.turn_mail import turn_mail_send
 
+    # The push first: a player it told is not mailed the same turn (unless they asked).
+    push_notify(kind="turn", subject=match_id, version=version)
     return turn_mail_send(match_id=match_id, version=version)
+
+
+@task()
+def push_notify(kind: str, subject: int, version: int | None = None) -> int:
+    """Notify by Web Push whom ``kind`` concerns about ``subject`` (services.push), if it
+    still holds."""
+    from .services.push import push_notify
+
+    return push_notify(kind=kind, subject=subject, version=version)
+
+
+@task()
+def push_deliver(subscription_id: int, data: str, attempt: int) -> bool:
+    """A notification's delivery to one device, tried again after a failure (services.push)."""
+    from .services.push import push_deliver
+
+    return push_deliver(subscription_id=subscription_id, data=data, attempt=attempt)
 
 
 @task()
@@ -214,6 +235,17 @@ def schedule_turn_mail(match_id: int, version: int) -> None:
     match's page by then, and the mail (which looks for them there) is not sent."""
     due = timezone.now() + timezone.timedelta(seconds=settings.TURN_MAIL_DELAY_SECONDS)
     turn_mail.using(run_after=due).enqueue(match_id, version)
+
+
+def schedule_push(kind: str, subject: int, version: int | None = None) -> None:
+    """Queue a push notification (services.push; in the caller's transaction), if the site
+    has its VAPID keys."""
+    if settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY:
+        push_notify.enqueue(kind, subject, version)
+
+
+def schedule_push_deliver(subscription_id: int, data: str, attempt: int, due: datetime) -> None:
+    push_deliver.using(run_after=due).enqueue(subscription_id, data, attempt)
 
 
 def schedule_arena_start(arena_id: int, due: datetime) -> None:

@@ -5,8 +5,9 @@ Each module registers the pages of one aggregate (as ``games.models``); importin
 what registers them when the admin discovers ``games.admin``.
 """
 
-from . import api, arena, chat, i18n, match, moderation, players, puzzle, rating, social
+from . import api, arena, chat, fairplay, i18n, match, moderation, players, puzzle, rating, social
 
 __all__ = [
-    "api", "arena", "chat", "i18n", "match", "moderation", "players", "puzzle", "rating", "social",
+    "api", "arena", "chat", "fairplay", "i18n", "match", "moderation", "players", "puzzle",
+    "rating", "social",
 ]  # fmt: skip

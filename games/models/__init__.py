@@ -8,6 +8,7 @@
 - ``arena``: arenas, their players, invitations and log
 - ``puzzle``: puzzles, puzzle ratings and attempts
 - ``moderation``: reports and the moderators' audit log
+- ``fairplay``: fair-play flags, marks, warnings and appeals
 - ``chat``: table talk (quick messages and free chat at a match), mutes, moderators' time outs
 - ``players``: a player's settings, bots, guests, the computer's accounts, names' skeletons
 - ``api``: personal API tokens
@@ -20,6 +21,7 @@
 - ``leaving``: deleted accounts' names kept from sign-ups for a while, players' data files
 - ``operations``: the errors the site answered (for the operators' health page)
 - ``training``: players' flagged decisions by puzzle theme (weak spots), puzzle streaks
+- ``push``: players' devices with Web Push subscriptions, and the notifications sent
 - ``base``: what several share (append-only rows)
 
 The modules import only ``base`` and each other's non-model names (``MatchOptions``,
@@ -33,6 +35,7 @@ from .api import ApiToken
 from .arena import Arena, ArenaAudit, ArenaInvite, ArenaPlayer
 from .base import AppendOnly
 from .chat import CHAT_LENGTH, ChatLine, ChatMute, ChatRoom, ChatTimeout
+from .fairplay import FairPlayAppeal, FairPlayFlag, FairPlayMark, FairPlayWarning
 from .i18n import TranslationSuggestion
 from .insights import InsightDecision, InsightHand
 from .leaving import DELETED_USERNAME, DataExport, NameReservation, is_deleted
@@ -70,6 +73,7 @@ from .players import (
     is_guest,
 )
 from .presence import Connection, WorkerBeat
+from .push import PushKind, PushSent, PushSubscription
 from .puzzle import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleTheme
 from .rating import Ladder, PlayerRating, RatingChange
 from .sessions import AccountSession, KnownDevice
@@ -84,10 +88,12 @@ __all__ = [
     "DELETED_USERNAME", "DataExport", "NameReservation", "is_deleted",
     "AppendOnly", "Arena", "ArenaAudit", "ArenaInvite", "ArenaPlayer", "Block", "Challenge",
     "CHAT_LENGTH", "ChatLine", "ChatMute", "ChatRoom", "ChatTimeout",
+    "FairPlayAppeal", "FairPlayFlag", "FairPlayMark", "FairPlayWarning",
     "Computer", "Connection", "DeclineReason", "EndReason", "Follow", "Guest", "Ladder",
     "Match", "MatchAnalysis", "MatchOptions", "MatchStatus", "ModerationAction", "Move",
     "NameSkeleton", "PlayerRating", "PlayerSettings", "Puzzle", "PuzzleAttempt",
-    "PuzzleRating", "PuzzleTheme", "RatingChange", "RematchState", "Report", "TablePace",
+    "PuzzleRating", "PuzzleTheme", "PushKind", "PushSent", "PushSubscription",
+    "RatingChange", "RematchState", "Report", "TablePace",
     "ServerError", "InsightDecision", "InsightHand", "FlaggedDecision", "PuzzleStreak",
     "Theme", "TranslationSuggestion", "WorkerBeat", "closed_to_watchers", "is_bot",
     "is_computer", "is_guest", "pace_ms",

@@ -299,6 +299,9 @@ class Move(AppendOnly):
     # The match's version this move made (None for moves from before it was kept): the API's
     # streams replay the moves a client missed since the version it last saw.
     version = models.PositiveIntegerField(null=True, blank=True)
+    # The way it came in (metrics.MOVE_WAYS: "page_socket", "api_post", "computer"...; "" for
+    # moves from before it was kept): the fair-play signals tell a person's API moves by it.
+    way = models.CharField(max_length=12, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -66,6 +66,12 @@ class ModerationAction(AppendOnly):
         REJECT_WORDING = "reject_wording", _("Reject a translation")
         REMOVE_CHAT = "remove_chat", _("Remove a chat line")
         CHAT_TIMEOUT = "chat_timeout", _("Time a player out of chat")
+        FAIR_PLAY_DISMISS = "fp_dismiss", _("Dismiss a fair-play flag")
+        FAIR_PLAY_WARN = "fp_warn", _("Warn a player about fair play")
+        FAIR_PLAY_MARK = "fp_mark", _("Mark a player (fair play)")
+        FAIR_PLAY_REFUND = "fp_refund", _("Refund a marked player's victims")
+        APPEAL_UPHOLD = "fp_uphold", _("Uphold a fair-play appeal's mark")
+        APPEAL_GRANT = "fp_grant", _("Grant a fair-play appeal")
 
     moderator = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
     kind = models.CharField(max_length=16, choices=Kind)

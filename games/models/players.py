@@ -39,6 +39,8 @@ class PlayerSettings(models.Model):
     turn_mail = models.BooleanField(default=True)
     # Every turn's mail, rather than at most one a match a day.
     turn_mail_each = models.BooleanField(default=False)
+    # The turn's mail even when a push notification told a device of the turn (models.push).
+    turn_mail_with_push = models.BooleanField(default=False)
     # A mail when an arena the player joined (asking to be told) starts; on a log-in from a
     # device the account had not used. Turned off by the mails' one-click unsubscription too.
     arena_mail = models.BooleanField(default=True)

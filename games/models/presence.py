@@ -27,6 +27,9 @@ class Connection(models.Model):
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MATCH)
     channel_name = models.CharField(max_length=200, unique=True)
     seen_at = models.DateTimeField()
+    # A match page's tab the player is not looking at (the page says so): their turn there is
+    # a push notification (models.push), not only a sound in a tab they cannot see.
+    hidden = models.BooleanField(default=False)
 
     class Meta:
         indexes = [

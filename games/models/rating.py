@@ -64,12 +64,18 @@ class RatingChange(models.Model):
     played = models.PositiveIntegerField(default=0)
     ladder = models.CharField(max_length=16, choices=Ladder.choices, default=Ladder.LIVE)
     created_at = models.DateTimeField(auto_now_add=True)
+    # A fair-play refund: the points a marked player's victim lost in ``match`` given back
+    # (a row of its own in the victim's history, not a rated match: ``played`` unchanged).
+    refund = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["created_at", "pk"]
-        # A match changes each player's rating at most once, whatever retries happen.
+        # A match changes each player's rating at most once, whatever retries happen (and
+        # refunds it at most once).
         constraints = [
-            models.UniqueConstraint(fields=["player", "match"], name="one_change_per_match")
+            models.UniqueConstraint(
+                fields=["player", "match", "refund"], name="one_change_per_match"
+            )
         ]
 
     def __str__(self) -> str:

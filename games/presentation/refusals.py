@@ -203,6 +203,7 @@ def _service_words() -> dict[str, str]:
         "not_followable": _("%(player)s cannot be followed"),
         "follow_blocked": _("%(player)s does not take follows from you"),
         "follows_cap": _("You follow %(count)s players, the most one may: unfollow some first"),
+        "push_devices_cap": _("%(count)s devices are notified, the most one may: remove one first"),
         "already_challenged": _("You have challenged %(player)s already: wait for the answer"),
         "no_such_challenge": _("There is no such challenge"),
         "only_challenged_accepts": _("Only the challenged player can accept a challenge"),
@@ -255,6 +256,24 @@ def _service_words() -> dict[str, str]:
         "guest_rated": _(
             "Guests play casual matches only: keep your games with an account to play rated ones"
         ),
+        "fair_play_rated": _(
+            "Your account is marked for fair play: you may play casual matches, not rated ones"
+        ),
+        "fair_play_rated_other": _(
+            "%(player)s cannot play rated matches at the moment: challenge them to a casual one"
+        ),
+        "appeal_empty": _("Write what you want the moderators to know"),
+        "appeal_too_long": _("Your appeal is too long: %(most)s characters at most"),
+        # The fair-play queue's (moderators' only)
+        "no_such_flag": _("There is no such fair-play flag"),
+        "flag_resolved": _("This flag has been resolved already: nothing was changed"),
+        "bad_mark_kind": _("Choose computer-assisted play or rating trading"),
+        "already_marked": _("This player is marked already"),
+        "bad_outcome": _("Choose to uphold the mark or to lift it"),
+        "no_such_appeal": _("There is no such appeal"),
+        "appeal_answered": _("This appeal has been answered already: nothing was changed"),
+        "appeal_not_marked": _("There is no mark on your account to appeal against"),
+        "appeal_made": _("You have appealed against this mark already: the moderators answer it"),
         "guest_challenge": _(
             "Guests cannot send challenges: keep your games with an account to challenge players"
         ),

@@ -111,6 +111,7 @@ class PublicMatch:
             changes = tuple(
                 RatingLine(c.player.username, c.before_display, c.after_display, c.delta)
                 for c in sorted(match.rating_changes.all(), key=lambda c: c.player_id)
+                if not c.refund  # a fair-play refund is the victim's history, not the result
             )
         names = tuple(p.username if p else "" for p in match.players)
         ratings = ratings or _ratings(match)

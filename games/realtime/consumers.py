@@ -26,6 +26,7 @@ from ..presentation.chat import chat_frame, chat_removed_frame
 from ..presentation.jinja import render_board
 from ..public import view_of
 from ..services import throttle
+from ..services.push import connection_visibility
 from ..web.moves import Unreadable, frame_of, move_submit
 from .room import Gone, Mailbox
 from .sockets import (
@@ -155,11 +156,17 @@ class MatchConsumer(PlayerSockets, Dispatch, AsyncWebsocketConsumer, Member):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         """A move over the socket, ``{"action": "play:JH", "version": 12}``, read like the
-        page's form post (``moves.move_submit``); ``{"hint": 1}`` asks for a hint."""
+        page's form post (``moves.move_submit``); ``{"hint": 1}`` asks for a hint;
+        ``{"hidden": true}`` says the page's tab is hidden (``false``: shown again)."""
         try:
             content = frame_of(text_data)
             if content.get("hint"):
                 await self.send(text_data=await in_database(self._hint)())
+                return
+            if "hidden" in content and "action" not in content:  # the tab hidden or shown
+                await in_database(connection_visibility)(
+                    channel_name=self.channel_name, hidden=content["hidden"] is True
+                )
                 return
             await self._move_here(content)
         except (ValueError, Unreadable):  # not JSON, or not a move: said so, nothing more

@@ -21,6 +21,7 @@ the edges word it (``games.presentation.refusals``). By concern:
     events      the pushes that go out with the commit
     throttle    rate limits (moves, sign-ups)
     moderation  void, adjudicate, abort, suspend, reinstate (audited)
+    fairplay    fair-play flags (raised by the worker), marks, warnings, refunds, appeals
     reports     players' reports and their handling
     chat        table talk: quick messages, free chat, mutes, reports of a line, time outs
     players     the player's own settings, bot accounts
@@ -95,6 +96,17 @@ from .clocks import (
     clocks_resume,
     match_claim,
     match_expire,
+)
+from .fairplay import (
+    appeal_answer,
+    appeal_answer_read,
+    appeal_make,
+    flag_dismiss,
+    player_close,
+    player_mark,
+    player_warn,
+    raise_flag,
+    warning_take,
 )
 from .follows import (
     block_create,
@@ -238,6 +250,15 @@ __all__ = [
     "follow_create",
     "follow_delete",
     "match_find",
+    "appeal_answer",
+    "appeal_answer_read",
+    "appeal_make",
+    "flag_dismiss",
+    "player_close",
+    "player_mark",
+    "player_warn",
+    "raise_flag",
+    "warning_take",
     "rematch_accept",
     "rematch_decline",
     "rematch_lapse",

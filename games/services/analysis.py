@@ -10,7 +10,7 @@ from django.utils import timezone
 from .. import tasks
 from ..bots import analysis
 from ..models import Match, MatchAnalysis, MatchStatus
-from . import events, puzzles, training
+from . import events, fairplay_signals, puzzles, training
 from .insights import insights_losses
 
 
@@ -19,11 +19,12 @@ def current(result: dict) -> bool:
     return result.get("version", 1) >= analysis.VERSION
 
 
-def match_analyse(*, match_id: int, samples: int | None = None) -> bool:
+def match_analyse(*, match_id: int, samples: int | None = None, signals: bool = True) -> bool:
     """Analyse the finished match ``match_id`` and store it; False if there is nothing to do
     (no such match, not finished, or analysed already by this version of the analysis: an
     older one is replaced). The search runs outside any transaction: it takes seconds, and
-    the match no longer changes."""
+    the match no longer changes. Then, for a rated match between people, their fair-play
+    signals (``signals``: False for a caller that checks them itself, bench/fairplay.py)."""
     match = Match.objects.filter(pk=match_id, status=MatchStatus.FINISHED).first()
     stored = MatchAnalysis.objects.filter(match_id=match_id)
     versions = stored.values_list("result__version", flat=True)  # not the whole analysis
@@ -54,6 +55,8 @@ def match_analyse(*, match_id: int, samples: int | None = None) -> bool:
         # No new version: nothing in the match changed, and a rematch offer's lapse is
         # keyed by it. The pages re-render their boards, which now link to the analysis.
         events.send_event_on_commit(match_id)
+    if signals and match.rated and not match.computer:
+        fairplay_signals.signals_check(match_id=match_id)  # reads the rows just committed
     return True
 
 

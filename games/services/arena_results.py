@@ -20,7 +20,7 @@ def _ratings_before(match: Match) -> dict[int, int]:
     pair = (match.player0_id, match.player1_id)
     ratings = dict.fromkeys(pair, INITIAL)
     ratings.update(PlayerRating.objects.filter(user_id__in=pair).values_list("user_id", "value"))
-    before = RatingChange.objects.filter(match=match, ladder=Ladder.LIVE)
+    before = RatingChange.objects.filter(match=match, ladder=Ladder.LIVE, refund=False)
     ratings.update(before.values_list("player_id", "before"))
     return ratings
 

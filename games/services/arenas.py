@@ -23,6 +23,7 @@ from .. import tasks
 from ..arena import Entrant, pairings
 from ..db.selectors.arenas import live_in_play
 from ..db.selectors.connections import PRESENCE_TIMEOUT
+from ..db.selectors.fairplay import fair_play_marked
 from ..errors import Conflict, GameError, NotAllowed, NotFound
 from ..models import (
     Arena,
@@ -160,6 +161,8 @@ def arena_join(*, user, arena_id: int, notify: bool | None = None) -> ArenaPlaye
             raise Conflict("arena_over")
         if arena.rated and is_guest(user):
             raise NotAllowed("guest_rated")
+        if arena.rated and fair_play_marked(user):
+            raise NotAllowed("fair_play_rated")
         if is_bot(user) and not arena.bots_allowed:
             raise NotAllowed("arena_no_bots")
         invited = ArenaInvite.objects.filter(arena=arena, user=user).exists()
@@ -209,6 +212,7 @@ def arena_start(*, arena_id: int) -> bool:
         ArenaAudit.objects.create(arena=arena, kind=ArenaAudit.Kind.STARTED)
         tasks.schedule_arena_pair(arena.pk, arena.pair_due)
         tasks.schedule_arena_end(arena.pk, arena.ends_at)
+        tasks.schedule_push("arena", arena.pk)
         joined = tuple(ArenaPlayer.objects.filter(arena=arena).values_list("user_id", flat=True))
         events.send_user_event_on_commit(joined)  # the banner: it has started
         events.arena_changed_on_commit(arena.pk)

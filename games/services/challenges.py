@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from .. import tasks
+from ..db.selectors.fairplay import fair_play_marked
 from ..db.selectors.players import bots_may_challenge
 from ..errors import Conflict, GameError, NotAllowed, NotFound
 from ..models import (
@@ -49,6 +50,10 @@ def challenge_create(*, user, challenged, **options) -> Challenge:
         raise NotAllowed("guest_challenge")
     if is_guest(challenged):
         raise NotAllowed("not_challengeable", player=challenged.username)
+    if options["rated"] and fair_play_marked(user):
+        raise NotAllowed("fair_play_rated")
+    if options["rated"] and fair_play_marked(challenged):
+        raise NotAllowed("fair_play_rated_other", player=challenged.username)
     if not challenged.is_active or is_computer(challenged):
         raise NotAllowed("not_challengeable", player=challenged.username)
     if blocked(by=challenged, player=user):
@@ -69,6 +74,7 @@ def challenge_create(*, user, challenged, **options) -> Challenge:
             **options,
         )  # fmt: skip
         tasks.schedule_challenge_lapse(challenge.pk, challenge.until)
+        tasks.schedule_push("challenge", challenge.pk)
         events.send_user_event_on_commit((user.pk, challenged.pk))
     return challenge
 

@@ -41,4 +41,5 @@ def play_turn(match_id: int, *, version: int | None = None) -> bool:
             return False
         rng = random.Random(_rng.getrandbits(64))
         choice = bots.choose(match.computer, view_for(state, 1), rng)
-        return move_on_locked(match, 1, choice, match.version) is not None  # None: time ran out
+        moved = move_on_locked(match, 1, choice, match.version, way="computer")
+        return moved is not None  # None: time ran out

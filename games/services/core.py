@@ -14,6 +14,7 @@ from ..models import EndReason, Match, MatchStatus
 from . import events
 from .arena_results import arena_result
 from .insights import insights_record
+from .push import live_turn_push
 from .ratings import ratings_apply
 
 
@@ -81,6 +82,8 @@ def match_save(
         events.send_user_event_on_commit(pair)  # their pages' count of turns waiting
         if match.status == MatchStatus.ACTIVE:
             tasks.schedule_turn_mail(match.pk, match.version)
+    else:
+        live_turn_push(match)  # a tab of the player to act hidden: a push (services.push)
 
 
 def clock_task_needed(match: Match) -> bool:

@@ -60,6 +60,8 @@ from ..models import (
     MatchStatus,
     NameReservation,
     PlayerSettings,
+    PushSent,
+    PushSubscription,
     PuzzleAttempt,
     PuzzleRating,
     PuzzleStreak,
@@ -165,7 +167,7 @@ def _traces_removed(user) -> None:
     suggestions.filter(status=TranslationSuggestion.Status.OPEN).delete()
     suggestions.update(credit=False)  # a wording taken stays in the catalogues, unnamed
     for model in (PlayerSettings, PuzzleRating, PuzzleAttempt, PuzzleStreak, FlaggedDecision,
-                  Connection, MailSent, DataExport):  # fmt: skip
+                  Connection, MailSent, DataExport, PushSubscription, PushSent):  # fmt: skip
         model.objects.filter(user=user).delete()
     for model in (InsightHand, InsightDecision):  # the player's numbers; the matches stay
         model.objects.filter(player=user).delete()

@@ -9,7 +9,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from .. import tasks
 from ..db.prepared import insert
+from ..db.selectors.fairplay import fair_play_marked
 from ..db.selectors.limits import rated_today_capped
 from ..db.selectors.players import bots_may_challenge, table_pace_slowest
 from ..engine import (
@@ -93,6 +95,8 @@ def match_create(
     clock_checked(move_seconds)
     if rated and is_guest(user):
         raise NotAllowed("guest_rated")  # a rating needs an account to answer for it
+    if rated and fair_play_marked(user):
+        raise NotAllowed("fair_play_rated")  # marked for fair play: casual matches only
     if days_per_move and is_guest(user):
         raise NotAllowed("guest_account")  # days a move need a mail address to tell
     with transaction.atomic():
@@ -112,6 +116,7 @@ def match_create(
         )
         events.send_event_on_commit(match.pk, version=match.version, lobby=(user.pk,))
         followers_told_of_seek_on_commit(user.pk)
+        tasks.schedule_push("follow", match.pk)
     return match
 
 
@@ -184,10 +189,14 @@ def match_join(*, user, match_id: int) -> Match:
             raise NotAllowed("match_blocked", player=match.player0.username)
         if match.rated and is_guest(user):
             raise NotAllowed("guest_rated")
+        if match.rated and fair_play_marked(user):
+            raise NotAllowed("fair_play_rated")
         if match.days_per_move and is_guest(user):
             raise NotAllowed("guest_account")
         players_locked(user, match.player0)  # the pair's rated matches today, counted alone
-        if match.rated and rated_today_capped(user=user, other=match.player0):
+        if match.rated and (
+            rated_today_capped(user=user, other=match.player0) or fair_play_marked(match.player0)
+        ):
             match.rated = False  # farming a rating takes many: the rest are casual (said first)
         match.player1 = user
         match.status = MatchStatus.ACTIVE
@@ -240,17 +249,20 @@ class Moved(NamedTuple):
         return getattr(self.match, name)
 
 
-def move_apply(*, user, match_id: int, action: str, version: int) -> Moved:
-    """Apply one action by ``user`` to the match, if it is theirs to make and still current."""
+def move_apply(*, user, match_id: int, action: str, version: int, way: str = "") -> Moved:
+    """Apply one action by ``user`` to the match, if it is theirs to make and still current.
+    ``way``: the edge it came through (``metrics.MOVE_WAYS``), kept on the move."""
     with transaction.atomic():
         match, seat = match_locked_seat(match_id, user)
-        moved = move_on_locked(match, seat, action, version)
+        moved = move_on_locked(match, seat, action, version, way=way)
     if moved is None:
         raise Conflict("too_late")
     return moved
 
 
-def move_on_locked(match: Match, seat: int, action: str, version: int) -> Moved | None:
+def move_on_locked(
+    match: Match, seat: int, action: str, version: int, way: str = ""
+) -> Moved | None:
     """The one way a move is made, on the match already locked in this transaction (whoever
     asked: ``move_apply`` for a player, ``computer.play_turn`` for the computer). None if the
     clock had run out: the match ended instead (committed with the transaction; the caller
@@ -271,6 +283,7 @@ def move_on_locked(match: Match, seat: int, action: str, version: int) -> Moved 
     move = Move(
         match=match, seq=match.move_count, seat=seat, player=user, action=action,
         version=match.version + 1,  # the version match_save gives the match below
+        way=way,
     )  # fmt: skip
     insert(move)  # its INSERT built once (games.db.prepared)
     match.set_state(state)  # encoded once; the state is not decoded again
@@ -306,7 +319,9 @@ def match_start(
     )  # fmt: skip
     players_locked(*players)
     if options["rated"] and (
-        rated_today_capped(user=players[0], other=players[1]) or any(map(is_guest, players))
+        rated_today_capped(user=players[0], other=players[1])
+        or any(map(is_guest, players))
+        or any(map(fair_play_marked, players))  # marked for fair play: casual only
     ):
         options = {**options, "rated": False}  # (a guest's matches are casual: see match_create)
     seed = new_seed()

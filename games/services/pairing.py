@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
+from ..db.selectors.fairplay import fair_play_marked
 from ..errors import Conflict
 from ..models import Block, Match, MatchStatus, is_bot, is_guest
 from .matches import match_create, match_join
@@ -15,7 +16,7 @@ def match_find(*, user, deck: int = 24, target: int = 10) -> Match:
     """The quick pairing ("Find an opponent"): join the oldest open match of another player
     with this deck and target and a move clock, or (nobody waiting) open one, or go back to
     one's own open match. A guest plays casual matches only: it joins and opens those."""
-    guest = is_guest(user)
+    guest = is_guest(user) or fair_play_marked(user)  # casual only, as a guest is
     candidates = (
         Match.objects.filter(
             status=MatchStatus.OPEN,

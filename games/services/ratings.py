@@ -60,17 +60,19 @@ def rating_changes_reverse(*, match: Match) -> int:
             row = ratings[change.player_id]
             fields = PlayerRating.FIELDS[change.ladder]
             value, played = row.on(change.ladder)
+            counted = 0 if change.refund else 1  # a fair-play refund was no rated match
             setattr(row, fields[0], value - change.delta)
-            setattr(row, fields[1], played - 1)
+            setattr(row, fields[1], played - counted)
             row.save(update_fields=list(fields))
             later = Q(created_at__gt=change.created_at) | Q(
                 created_at=change.created_at, pk__gt=change.pk
             )
             mine = RatingChange.objects.filter(player_id=change.player_id, ladder=change.ladder)
+            mine = mine.exclude(pk__in=[c.pk for c in changes])  # (undone too: a refund's)
             mine.filter(later).update(
                 before=F("before") - change.delta,
                 after=F("after") - change.delta,
-                played=F("played") - 1,
+                played=F("played") - counted,
             )
         RatingChange.objects.filter(pk__in=[c.pk for c in changes]).delete()
     return len(changes)

@@ -58,6 +58,7 @@ def rematch_offer(*, user, match_id: int) -> Match:
         match_save(match, fields=REMATCH_FIELDS)
         _players_told(match)
         tasks.schedule_rematch_lapse(match.pk, match.version, match.rematch_until)
+        tasks.schedule_push("rematch", match.pk, match.version)
     return match
 
 

@@ -48,6 +48,8 @@ from ..models import (
     MailSent,
     ModerationAction,
     PlayerSettings,
+    PushSent,
+    PushSubscription,
     PuzzleAttempt,
     PuzzleRating,
     Report,
@@ -135,6 +137,12 @@ def _mails_sent(now: datetime):
     yield MailSent.objects.filter(sent_at__lt=now - _days("MAIL_SENT_DAYS"))
 
 
+def _pushes_sent(now: datetime):
+    # Each holds back a second notification of one turn (a challenge, an arena): those of a
+    # month ago are of turns long past.
+    yield PushSent.objects.filter(sent_at__lt=now - _days("PUSH_SENT_DAYS"))
+
+
 def _mail_confirmations(now: datetime):
     # A followed link is kept to tell "used" from "never was"; a link never followed stopped
     # working after MAIL_CONFIRM_HOURS, and the address waiting for it goes with it.
@@ -197,7 +205,7 @@ def _swept_guests(now: datetime):
     # history): what was only the visitor's goes, as for an account deleted (``leaving``).
     gone = Q(user__guest__isnull=False, user__is_active=False)
     for model in (PlayerSettings, PuzzleRating, PuzzleAttempt, AccountSession, KnownDevice,
-                  MailSent, Connection):  # fmt: skip
+                  MailSent, Connection, PushSubscription, PushSent):  # fmt: skip
         yield model.objects.filter(gone)
     yield ChatMute.objects.filter(
         Q(player__guest__isnull=False, player__is_active=False)
@@ -215,6 +223,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("answered challenges", "CHALLENGE_DAYS", _answered_challenges),
     Kind("decided suggestions", "TRANSLATION_SUGGESTION_DAYS", _decided_suggestions),
     Kind("mails sent", "MAIL_SENT_DAYS", _mails_sent),
+    Kind("notifications sent", "PUSH_SENT_DAYS", _pushes_sent),
     Kind("mail confirmations", "MAIL_CONFIRMATION_DAYS", _mail_confirmations),
     Kind("account log", "ACCOUNT_LOG_DAYS", _account_log),
     Kind("login attempts", "LOGIN_LOCKOUT_MINUTES", _login_attempts),

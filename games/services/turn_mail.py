@@ -27,6 +27,7 @@ from ..models import (
     PlayerSettings,
 )
 from .mail_addresses import ARENA, TURN, mail_address, mail_send
+from .push import push_told_turn
 
 # A match's turn mails to one player, unless they asked for each: at most one in this while.
 TURN_MAIL_EVERY = timedelta(days=1)
@@ -52,6 +53,8 @@ def turn_mail_send(*, match_id: int, version: int) -> bool:
         return False
     since = timezone.now() - PRESENCE_TIMEOUT
     if Connection.objects.filter(match=match, user=player, seen_at__gte=since).exists():
+        return False
+    if push_told_turn(user=player, match=match):  # a device of theirs was told (push)
         return False
     each = PlayerSettings.objects.filter(user=player, turn_mail_each=True).exists()
     recent = MailSent.objects.filter(

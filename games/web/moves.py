@@ -42,7 +42,7 @@ def move_submit(
         raise services.NotAllowed("bot_api_only")
     move = _read(data)
     throttle.move(user)
-    moved = services.move_apply(user=user, match_id=match_id, **move)
+    moved = services.move_apply(user=user, match_id=match_id, **move, way=way)
     metrics.moved(way)  # committed: move_apply's transaction is over
     return moved
 

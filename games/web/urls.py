@@ -18,7 +18,9 @@ from .views import (
     match,
     metrics,
     players,
+    push,
     puzzles,
+    pwa,
     relay,
     settings,
     site,
@@ -29,6 +31,11 @@ from .views import (
 urlpatterns = [
     path("", site.home, name="home"),
     path("healthz", site.healthz, name="healthz"),
+    # The installed app: its manifest, its service worker (at the root: it controls every page)
+    # and the page the worker shows when the network is gone.
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("metrics", metrics.metrics_page, name="metrics"),
     path("internal/pushes", relay.pushes, name="relay_pushes"),
     path("language/", settings.language_set, name="language_set"),
@@ -36,7 +43,12 @@ urlpatterns = [
     path("settings/look", settings.look_set, name="look_set"),
     path("settings/pace", settings.table_pace_set, name="table_pace_set"),
     path("settings/chat", settings.chat_settings_set, name="chat_settings_set"),
+    path("settings/push/subscribe", push.push_subscribe, name="push_subscribe"),
+    path("settings/push/unsubscribe", push.push_unsubscribe, name="push_unsubscribe"),
+    path("settings/push/<id:subscription_id>/remove", push.push_unsubscribe, name="push_remove"),
+    path("settings/push/kinds", push.push_kinds_set, name="push_kinds_set"),
     path("settings/", settings.settings_page, name="settings"),
+    path("settings/fair-play/appeal", settings.appeal_submit, name="fair_play_appeal"),
     path("settings/account/", account.account_page, name="account"),
     path("settings/account/data", account_leaving.data_export_request, name="data_export_request"),
     path(

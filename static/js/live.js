@@ -79,9 +79,18 @@
     if (isOlder(holder.content.querySelector("#board"))) event.detail.shouldSwap = false;
   });
 
+  // A match page's tab hidden or shown again: the server tells the player of their turn by a
+  // push notification while it is hidden (games.services.push).
+  function sayHidden(always) {
+    if (!socket || !document.getElementById("board")) return;
+    if (always || document.hidden) socket.send(JSON.stringify({hidden: document.hidden}));
+  }
+  document.addEventListener("visibilitychange", function () { sayHidden(true); });
+
   document.body.addEventListener("htmx:wsOpen", function (event) {
     socket = event.detail.socketWrapper;
     status("");
+    sayHidden(false); // a new socket starts shown
   });
 
   function endBoard(code) {

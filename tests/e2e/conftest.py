@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, leave, shot
 from tests.support.environment import missing
+from tests.support.push_service import vapid_keys
 from tests.support.second_factors import log_in
 from tests.support.servers import Server, Worker, server_env
 
@@ -60,6 +61,8 @@ def live_server_url(django_db_setup, django_db_blocker):
         # The computer answers after 0.2 s instead of its natural beat of 0.8 s: the tests
         # that play it whole hands wait less.
         env = server_env(MOVE_LIMIT_PER_10_SECONDS="1000", COMPUTER_MOVE_DELAY_SECONDS="0.2")
+        # The settings' notification section as a site with Web Push keys shows it.
+        env["VAPID_PUBLIC_KEY"], env["VAPID_PRIVATE_KEY"] = vapid_keys()
     forget_rate_limits()
     server = Server(env)
     server.start()

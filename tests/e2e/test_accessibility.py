@@ -23,6 +23,7 @@ from games.services.mail_addresses import unsubscribe_token
 from tests.support.arenas import announced
 from tests.support.browser import AXE, ROOT, RUN, TAGS, analysed, shot
 from tests.support.matches import play_to_the_end, start
+from tests.support.push_service import push_device_listed
 from tests.support.training import decision, first
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -81,6 +82,7 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
             version=playing.version,
         ).match  # fmt: skip
     over = play_to_the_end(start(bob, alice, target=3), seed=4)
+    push_device_listed(alice)  # the settings' notifications, with a device in the list
     anonymous = ["/", "/accounts/signup/", "/accounts/login/", "/rules/", "/help/", "/learn/",
                  "/translate/thanks/", "/api/v1/docs"]  # fmt: skip
     as_alice = {
@@ -97,7 +99,8 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
         "insights, filtered": "/users/alice/insights/?period=30&rated=rated&deck=24",
         "leaderboard": "/leaderboard/",
         "bots' leaderboard": "/leaderboard/?bots=1",
-        "settings": "/settings/",
+        "settings": "/settings/",  # its install section too, as a browser shows it with no offer
+        "offline page": "/offline/",  # the service worker's, with the network gone
         "translation review": "/translate/?q=trump",
         "players followed and blocked": "/following/",
         "a followed player's profile": "/users/bob/",
@@ -438,6 +441,54 @@ def test_the_admins_health_page_meets_wcag_aa_at_both_widths(live_server_url, ne
         shot(page, f"admin-health-{width}")
     audit.report("axe-admin-health.json")
     assert audit.audited == len(THEMES) * len(WIDTHS)
+    assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)
+
+
+def test_the_fair_play_pages_meet_wcag_aa_at_both_widths(
+    live_server_url, new_page, alice, bob, carol, moderators_group
+):
+    """The moderators' fair-play queue and a flag's evidence (English, as the admin is), and
+    a marked player's settings with the appeal form, in three languages."""
+    from django.contrib.auth import get_user_model
+
+    from tests.support.matches import resign
+
+    matches = [resign(bob, start(bob, alice)) for _ in range(2)]
+    ids = [m.pk for m in matches]
+    flag = services.raise_flag(alice, [
+        {"kind": "agreement", "value": 0.962, "band": 0.71, "threshold": 0.9, "matches": ids,
+         "detail": {"decisions": 212, "agreeing": 204}},
+        {"kind": "timing", "value": 0.81, "band": 0.22, "threshold": 0.7, "matches": ids[:1],
+         "detail": {"hard_fast": 31}},
+    ], ids)  # fmt: skip
+    moderator = get_user_model().objects.create_user("moderator", password="x", is_staff=True)
+    moderator.groups.add(moderators_group)
+    services.player_warn(moderator=moderator, player=alice, reason="Earlier: a first look")
+    services.player_mark(moderator=moderator, player=carol, kind="trader", reason="Traded")
+    page = new_page(logged_in=moderator)
+    audit = Audit()
+    states = {
+        "admin, fair-play queue": "/admin/games/fairplayflag/",
+        "admin, a flag's evidence": f"/admin/games/fairplayflag/{flag.pk}/change/",
+    }
+    audit.pages(page, live_server_url, "en", states)
+    assert "Agreement with the best choice" in page.inner_text("main")
+    for width, (wide, high) in WIDTHS.items():
+        page.set_viewport_size({"width": wide, "height": high})
+        page.emulate_media(color_scheme="light")
+        shot(page, f"fairplay-evidence-{width}")
+    marked = {"settings, a marked player's appeal": "/settings/#fair-play"}
+    for code in LANGUAGES:
+        mine = new_page(logged_in=carol)
+        audit.pages(mine, live_server_url, code, marked)
+        mine.set_viewport_size({"width": 1280, "height": 900})
+        mine.emulate_media(color_scheme="light")
+        mine.wait_for_selector("#fair-play form")
+        shot(mine, f"fairplay-appeal-{code}")
+    audit.report("axe-fairplay.json")
+    assert audit.audited == len(THEMES) * len(WIDTHS) * (len(states) + 1) + (
+        (len(LANGUAGES) - 1) * len(WIDTHS)
+    )
     assert not audit.serious, json.dumps(audit.serious, indent=1, ensure_ascii=False)
 
 

@@ -29,6 +29,8 @@ from games.models import (
     NameReservation,
     PlayerRating,
     PlayerSettings,
+    PushSent,
+    PushSubscription,
     PuzzleStreak,
     RatingChange,
     Report,
@@ -68,6 +70,10 @@ def test_deleting_takes_everything_but_the_matches_and_ratings_already_counted(a
         user=alice, match=finished, index=3, theme="play", loss=0.7, flag="mistake"
     )
     assert InsightHand.objects.filter(player=alice).exists()
+    # A device she is notified on, and a notification sent to it.
+    PushSubscription.objects.create(user=alice, endpoint="https://push.example/alice",
+                                    p256dh="k", auth="a", kinds="turn")  # fmt: skip
+    PushSent.objects.create(user=alice, kind="turn", subject=finished.pk, mark=3)
     bobs_hands = InsightHand.objects.filter(player=bob).count()
     services.account_delete(user=alice, password=PASSWORD)
 
@@ -83,6 +89,8 @@ def test_deleting_takes_everything_but_the_matches_and_ratings_already_counted(a
     assert not PuzzleStreak.objects.filter(user=gone).exists()
     assert not FlaggedDecision.objects.filter(user=gone).exists()
     assert not InsightHand.objects.filter(player=gone).exists()
+    assert not PushSubscription.objects.filter(user=gone).exists()
+    assert not PushSent.objects.filter(user=gone).exists()
     assert InsightHand.objects.filter(player=bob).count() == bobs_hands > 0  # his stay
     line = ChatLine.objects.get(author=gone)
     assert line.text == "" and line.removed_at is not None  # the words are gone

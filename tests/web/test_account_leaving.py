@@ -19,7 +19,14 @@ from django.utils import timezone
 from games import services
 from games.engine import view_for
 from games.engine.view import hidden_cards, shown_from_last_hand
-from games.models import DataExport, Match, NameReservation, PlayerSettings, is_deleted
+from games.models import (
+    DataExport,
+    Match,
+    NameReservation,
+    PlayerSettings,
+    PushSubscription,
+    is_deleted,
+)
 from tests.support.leaks import cards_shown
 from tests.support.matches import both_acted, play_to_the_end, start
 from tests.support.second_factors import app_device, code_now, wrong_code
@@ -118,6 +125,9 @@ def test_the_data_file_is_made_by_the_worker_and_holds_no_hidden_card(alice, bob
     finished = play_to_the_end(start(alice, bob))
     in_play = both_acted(start(bob, alice))
     PlayerSettings.objects.update_or_create(user=alice, defaults={"four_colour": True})
+    PushSubscription.objects.create(user=alice, endpoint="https://push.example/secret-path",
+                                    p256dh="device-key", auth="device-secret", kinds="turn",
+                                    device="Firefox on Android")  # fmt: skip
     client = logged_in(alice)
     assert 'data-export="none"' in section(client)
     answer = client.post("/settings/account/data", follow=True)
@@ -136,6 +146,11 @@ def test_the_data_file_is_made_by_the_worker_and_holds_no_hidden_card(alice, bob
     assert data["settings"]["four_colour"] is True
     assert data["settings"]["insights_public"] is False
     assert data["puzzles"]["streak"] is None and data["puzzles"]["answers"] == []
+    [device] = data["notification_devices"]
+    assert device["device"] == "Firefox on Android" and device["kinds"] == "turn"
+    assert "secret-path" not in download.content.decode()  # nor the device's keys
+    assert "device-key" not in download.content.decode()
+    assert data["fair_play"] == {"marks": [], "warnings": [], "appeals": []}
     matches = {m["match"]["id"]: m for m in data["matches"]}
     assert set(matches) == {finished.pk, in_play.pk}
     text = download.content.decode()

@@ -250,6 +250,7 @@ def test_dates_follow_the_locale(alice):
 NOT_ADDRESSED = {"ይህ", "በዚህ", "ለዚህ", "እንዲህ", "ከእንግዲህ", "እነዚህ", "ከእነዚህ", "እዚህ", "ጃክ", "ትንሽ"}
 NOT_ADDRESSED |= {"መስክ", "ለመላክ", "መላክ", "ልክ", "ብሩህ", "የዚህ"}  # sending; exactly
 NOT_ADDRESSED |= {"ሊንክ", "ታሪክ", "ወደዚህ", "ከዚህ", "ስለዚህ"}  # a link; history; to, from, so: here
+NOT_ADDRESSED |= {"እንደዚህ", "በስልክ"}  # like this; by phone
 
 
 def test_amharic_addresses_every_player_alike():

@@ -34,6 +34,8 @@ from games.models import (
     MailSent,
     ModerationAction,
     PlayerSettings,
+    PushSent,
+    PushSubscription,
     PuzzleRating,
     Report,
     ServerError,
@@ -156,6 +158,18 @@ def test_mails_sent_and_confirmation_links_go_after_a_month(alice):
     services.retention_sweep()
     assert left(MailSent, old_mail, recent_mail) == {recent_mail.pk}
     assert left(MailConfirmation, followed, never_followed, never_sent, waiting) == {waiting.pk}
+
+
+def test_notifications_sent_go_after_a_month_and_the_devices_stay(alice):
+    told = {"user": alice, "kind": "turn", "subject": 1}
+    old = aged(PushSent.objects.create(mark=1, **told), sent_at=ago(days=31))
+    recent = aged(PushSent.objects.create(mark=2, **told), sent_at=ago(days=1))
+    device = PushSubscription.objects.create(user=alice, endpoint="https://push.example/a",
+                                             p256dh="k", auth="a", kinds="turn")  # fmt: skip
+    aged(device, created_at=ago(days=400))
+    services.retention_sweep()
+    assert left(PushSent, old, recent) == {recent.pk}
+    assert left(PushSubscription, device) == {device.pk}
 
 
 def test_the_account_log_and_the_log_in_records_are_bounded(alice, settings):

@@ -9,6 +9,7 @@ each name lives in one of its modules:
     chat      the lines of a match's (or an arena's) chat each reader reads
     follows   the players one follows, online or not, and those one blocked
     limits    the caps on rated play between two players
+    fairplay  who is marked, the fair-play queue, a flag's evidence, a player's standing
     puzzles   the next puzzle, the day's puzzle, a player's answers
     insights  a player's figures (and their rating band's) from their hands and decisions
     training  a player's weak spots, results by puzzle theme, puzzle streak
@@ -42,6 +43,16 @@ from .connections import (
     bots_online,
     live_workers,
     presence,
+)
+from .fairplay import (
+    appeals_waiting,
+    fair_play_history,
+    fair_play_marked,
+    fair_play_notices,
+    fair_play_queue,
+    fair_play_standing,
+    marked_players,
+    refunded_matches,
 )
 from .follows import Followed, blocked_players, follow_state, followed_seeks, following
 from .insights import insights, insights_public_mine, insights_visible
@@ -116,6 +127,14 @@ from .translations import translation_credits, translation_suggestions_open
 from .workers import Queue, task_queues
 
 __all__ = [
+    "appeals_waiting",
+    "fair_play_history",
+    "fair_play_marked",
+    "fair_play_notices",
+    "fair_play_queue",
+    "fair_play_standing",
+    "marked_players",
+    "refunded_matches",
     "insights",
     "insights_public_mine",
     "insights_visible",

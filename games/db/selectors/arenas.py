@@ -4,7 +4,7 @@ arenas a player took part in."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.db.models import Q, QuerySet
@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from ...arena import on_fire, performance
 from ...models import Arena, ArenaPlayer, Match, MatchStatus
+from .fairplay import marked_players
 
 LISTED_FINISHED = 10
 MY_MATCHES_SHOWN = 20
@@ -86,6 +87,16 @@ def live_in_play() -> QuerySet[Match]:
     return Match.objects.filter(status=MatchStatus.ACTIVE, days_per_move__isnull=True)
 
 
+def _podium(arena: Arena, standings: list[Standing]) -> list[Standing]:
+    """A finished arena's first three, leaving out players marked for fair play."""
+    if arena.status != Arena.Status.FINISHED:
+        return []
+    marked = set(marked_players().filter(player__in=[s.player.pk for s in standings])
+                 .values_list("player", flat=True))  # fmt: skip
+    kept = [s for s in standings if s.player.pk not in marked][:3]
+    return [replace(s, rank=i) for i, s in enumerate(kept, start=1)]
+
+
 def arena_live(*, arena: Arena, user) -> dict:
     """What the arena's page shows and its pushes renew: the arena, the standings, the
     viewer's entry and matches in it, the match they are to go to, if one just began, and
@@ -116,7 +127,7 @@ def arena_live(*, arena: Arena, user) -> dict:
     return {
         "arena": arena,
         "standings": standings,
-        "podium": standings[:3] if arena.status == Arena.Status.FINISHED else [],
+        "podium": _podium(arena, standings),
         "entry": entry,
         "my_matches": mine,
         "playing": playing,

@@ -16,12 +16,16 @@ from ...models import (
     Block,
     ChatLine,
     DataExport,
+    FairPlayAppeal,
+    FairPlayMark,
+    FairPlayWarning,
     Follow,
     MailConfirmation,
     Match,
     Move,
     PlayerRating,
     PlayerSettings,
+    PushSubscription,
     PuzzleAttempt,
     PuzzleRating,
     PuzzleStreak,
@@ -34,7 +38,8 @@ from ...public import PLAYERS, shapes
 FORMAT = "euchre-data 1"
 SETTINGS = ("language", "sound", "theme", "four_colour", "bot", "bot_challenges", "puzzle_names",
             "turn_mail", "turn_mail_each", "arena_mail", "new_login_mail", "api_origins",
-            "table_pace", "forced_card", "free_chat", "chat_sound", "insights_public")  # fmt: skip
+            "table_pace", "forced_card", "free_chat", "chat_sound", "insights_public",
+            "turn_mail_with_push")  # fmt: skip
 
 
 def data_export_of(*, user) -> DataExport | None:
@@ -63,7 +68,7 @@ def data_of(*, user) -> dict:
         "rating_changes": list(
             RatingChange.objects.filter(player=user)
             .order_by("created_at", "pk")
-            .values("match_id", "ladder", "before", "after", "delta", "created_at")
+            .values("match_id", "ladder", "before", "after", "delta", "refund", "created_at")
         ),
         "matches": _matches(user),
         "puzzles": {
@@ -116,6 +121,28 @@ def data_of(*, user) -> dict:
             .order_by("created_at", "pk")
             .values("kind", "detail", "created_at")
         ),
+        "notification_devices": list(  # never the push service's address or the keys
+            PushSubscription.objects.filter(user=user)
+            .order_by("created_at", "pk")
+            .values("device", "kinds", "created_at", "last_sent_at")
+        ),
+        "fair_play": {  # what the player was told: never the signals behind a flag
+            "marks": list(
+                FairPlayMark.objects.filter(player=user)
+                .order_by("created_at", "pk")
+                .values("kind", "created_at", "lifted_at")
+            ),
+            "warnings": list(
+                FairPlayWarning.objects.filter(player=user)
+                .order_by("created_at", "pk")
+                .values("created_at", "read_at")
+            ),
+            "appeals": list(
+                FairPlayAppeal.objects.filter(player=user)
+                .order_by("created_at", "pk")
+                .values("text", "created_at", "outcome", "answer", "answered_at")
+            ),
+        },
     }
 
 

@@ -121,7 +121,7 @@ def match_history(
         matches = matches.exclude(winner=user).filter(status=MatchStatus.FINISHED)
     if kind in ("rated", "casual"):
         matches = matches.filter(rated=kind == "rated")
-    mine = RatingChange.objects.filter(player=user)
+    mine = RatingChange.objects.filter(player=user, refund=False)  # the match's own change
     every = RatingChange.objects.select_related("player")  # for their public face (the API's)
     matches = (
         matches.select_related("player0__settings", "player1__settings")

@@ -20,6 +20,7 @@ from ...models import (
     TablePace,
     is_deleted,
 )
+from .fairplay import marked_players
 
 
 def record(*, user) -> dict[str, int]:
@@ -62,6 +63,7 @@ def leaderboard(
     last = mine.order_by("-created_at").values("created_at")[:1]
     ranked = PlayerRating.objects.filter(**{f"{played}__gte": LEADERBOARD_MIN_MATCHES})
     ranked = ranked.exclude(user__username__startswith=DELETED_USERNAME.format(""))  # left
+    ranked = ranked.exclude(user__in=marked_players())  # marked for fair play
     bot_users = PlayerSettings.objects.filter(bot=True).values("user")
     ranked = ranked.filter(user__in=bot_users) if bots else ranked.exclude(user__in=bot_users)
     rows = (

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -20,7 +21,9 @@ from ...presentation import refusals
 from ...services.players import player_api_origins_set
 from ..context_processors import SESSION_LOOK, table_look
 from ..forms import ApiOriginsForm, ApiTokenForm, ChatSettingsForm, TablePaceForm, TurnMailForm
+from ..forms_fairplay import AppealForm
 from .common import base_url, safe_target
+from .push import push_context
 
 
 @require_POST
@@ -99,6 +102,7 @@ def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "
                    mail_form: TurnMailForm | None = None,
                    pace_form: TablePaceForm | None = None,
                    chat_form: ChatSettingsForm | None = None,
+                   appeal_form: AppealForm | None = None,
                    ) -> HttpResponse:  # fmt: skip
     if pace_form is None:
         pace, forced_card = selectors.table_pace(user=request.user)
@@ -134,8 +138,38 @@ def _settings_page(request, form: ApiTokenForm | None = None, new_token: str = "
         "base_url": base_url(request),
         "sound_on": selectors.sound_on(user=request.user),
         "themes": Theme.choices,
+        **push_context(request),  # the notifications' section (views.push)
+        **_fair_play_context(request, appeal_form),  # a marked player's mark and appeal
     }
     return render(request, "settings.html", context, status=status)
+
+
+def _fair_play_context(request, appeal_form: AppealForm | None) -> dict:
+    """A marked player's mark, their appeal and its answer (read now that it is shown);
+    nothing for anyone else (a flag is never shown)."""
+    standing = selectors.fair_play_standing(user=request.user)
+    if standing is None:
+        return {}
+    appeal = standing["appeal"]
+    if appeal is not None and appeal.outcome and appeal.answer_read_at is None:
+        services.appeal_answer_read(user=request.user)
+    return {"fair_play": standing, "appeal_form": appeal_form or AppealForm()}
+
+
+@login_required
+@require_POST
+def appeal_submit(request: HttpRequest) -> HttpResponse:
+    """A marked player's appeal (once per mark): the moderators answer it in their queue."""
+    form = AppealForm(request.POST)
+    if not form.is_valid():
+        return _settings_page(request, appeal_form=form, status=400)
+    try:
+        services.appeal_make(user=request.user, text=form.cleaned_data["text"])
+    except services.GameError as error:
+        messages.error(request, refusals.words(error))  # (the form may be gone: appealed)
+        return _settings_page(request, appeal_form=form, status=refusals.status(error))
+    messages.success(request, _("Your appeal has been sent: the moderators will answer it here."))
+    return redirect(reverse("settings") + "#fair-play")
 
 
 # A token just made waits here for the page the POST redirects to, which shows it once.
