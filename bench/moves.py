@@ -39,6 +39,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=40)
     parser.add_argument("--moves", type=int, default=60, help="moves per match at most")
+    parser.add_argument("--profile", metavar="FILE", help="cProfile the moves into FILE")
     args = parser.parse_args()
     env = {**os.environ, "DEBUG": "0", "DJANGO_SETTINGS_MODULE": "euchre_site.settings"}
     env.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
@@ -91,6 +92,12 @@ def main() -> None:
         clock = now
 
     rng = random.Random(1)  # the same moves at every run
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
     for number in range(args.matches):
         a, b = users.create_user(f"bench{number}a"), users.create_user(f"bench{number}b")
         opened = services.match_create(user=a, move_seconds=None)
@@ -119,6 +126,9 @@ def main() -> None:
             other.render(read.with_presence(table.present, table.watching), seat ^ 1)
             lap("opponent's board")
 
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(args.profile)
     moves = len(spent[STAGES[0]])
     print(f"{moves} moves in {args.matches} matches, database {django.db.connection.vendor}")
     print(f"{'stage':20s} {'median':>9s} {'p90':>9s}   CPU per move")
