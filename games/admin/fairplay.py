@@ -21,8 +21,21 @@ from .. import services
 from ..db import selectors
 from ..models import FairPlayAppeal, FairPlayFlag, FairPlayMark, Match, MatchStatus
 from ..presentation import refusals
+from .base import ReadOnlyAdmin
 
 PERMISSION = "games.handle_fair_play"
+
+
+class FairPlayOnly(ReadOnlyAdmin):
+    """Seen by staff with the fair-play permission only, and changed through its actions
+    (``games.services.fairplay``), never by hand."""
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return request.user.has_perm(PERMISSION)
+
+    def has_module_permission(self, request) -> bool:
+        return request.user.has_perm(PERMISSION)
+
 
 # Each signal in a moderator's words: what it measures, how its figure reads, and whether it
 # flags when high (at or above the threshold) or low (at or below).
@@ -112,7 +125,7 @@ def matches_shown(flag: FairPlayFlag) -> list[dict]:
 
 
 @admin.register(FairPlayFlag)
-class FairPlayFlagAdmin(admin.ModelAdmin):
+class FairPlayFlagAdmin(FairPlayOnly):
     """The queue (the list: each player's latest flag) and a flag's evidence (its page)."""
 
     list_display = ("player_shown", "status", "strength_shown", "signals_summary", "flags",
@@ -148,21 +161,6 @@ class FairPlayFlagAdmin(admin.ModelAdmin):
     @admin.display(description="Appeal")
     def appeal(self, flag) -> str:
         return "waiting for an answer" if flag.waiting else "-"
-
-    def has_view_permission(self, request, obj=None) -> bool:
-        return request.user.has_perm(PERMISSION)
-
-    def has_module_permission(self, request) -> bool:
-        return request.user.has_perm(PERMISSION)
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         if not request.user.has_perm(PERMISSION):
@@ -235,7 +233,7 @@ class FairPlayFlagAdmin(admin.ModelAdmin):
 
 
 @admin.register(FairPlayAppeal)
-class FairPlayAppealAdmin(admin.ModelAdmin):
+class FairPlayAppealAdmin(FairPlayOnly):
     """Appeals, waiting first: each answered on its player's flag page."""
 
     list_display = ("player", "created_at", "mark_kind", "outcome_shown", "answer_link")
@@ -256,23 +254,14 @@ class FairPlayAppealAdmin(admin.ModelAdmin):
 
     @admin.display(description="Answer it")
     def answer_link(self, appeal) -> str:
-        flag = appeal.mark.flag or FairPlayFlag.objects.filter(player=appeal.player).first()
-        if flag is None:
+        flag_id = appeal.mark.flag_id  # (a mark without one: a flag of its player)
+        if flag_id is None:
+            flag_id = (
+                FairPlayFlag.objects.filter(player=appeal.player)
+                .values_list("pk", flat=True)
+                .first()
+            )
+        if flag_id is None:
             return "-"
-        url = reverse("admin:games_fairplayflag_change", args=[flag.pk])
+        url = reverse("admin:games_fairplayflag_change", args=[flag_id])
         return format_html('<a href="{}#appeal">on the flag\'s page</a>', url)
-
-    def has_view_permission(self, request, obj=None) -> bool:
-        return request.user.has_perm(PERMISSION)
-
-    def has_module_permission(self, request) -> bool:
-        return request.user.has_perm(PERMISSION)
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

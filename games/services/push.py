@@ -181,7 +181,18 @@ def push_notify(*, kind: str, subject: int, version: int | None = None) -> int:
         found = _followed_open(subject)
     else:
         raise ValueError(f"no push kind {kind!r}")
-    return sum(_push_to(user, kind, subject, mark, facts) for user, mark, facts in found)
+    # Whom it concerns (up to FOLLOWERS_PUSHED) read together: their devices, their language.
+    users = [user.pk for user, _mark, _facts in found]
+    devices: dict[int, list[PushSubscription]] = {}
+    for device in PushSubscription.objects.filter(user__in=users):
+        if kind in device.kind_list:
+            devices.setdefault(device.user_id, []).append(device)
+    spoken = PlayerSettings.objects.filter(user__in=users).values_list("user_id", "language")
+    languages = dict(spoken)
+    return sum(
+        _push_to(user, kind, subject, mark, facts, devices.get(user.pk, []), languages.get(user.pk))
+        for user, mark, facts in found
+    )
 
 
 def _mark(match: Match, seat: int) -> int:
@@ -262,10 +273,11 @@ def _followed_open(match_id: int) -> list:
     return [(follow.follower, 0, facts) for follow in follows[:FOLLOWERS_PUSHED]]
 
 
-def _push_to(user, kind: str, subject: int, mark: int, facts: dict) -> int:
-    """Send the notification to each device of the player that wants this kind, unless one
-    went for this subject and mark already. 1 if it went out, else 0."""
-    devices = [d for d in PushSubscription.objects.filter(user=user) if kind in d.kind_list]
+def _push_to(
+    user, kind: str, subject: int, mark: int, facts: dict, devices: list, language: str | None
+) -> int:
+    """Send the notification to ``devices``, the player's that want this kind, in their
+    ``language``, unless one went for this subject and mark already. 1 if it went out, else 0."""
     if not devices or not user.is_active or not _wording:
         return 0
     try:
@@ -273,8 +285,7 @@ def _push_to(user, kind: str, subject: int, mark: int, facts: dict) -> int:
             PushSent.objects.create(user=user, kind=kind, subject=subject, mark=mark)
     except IntegrityError:
         return 0
-    language = PlayerSettings.objects.filter(user=user).values_list("language", flat=True)
-    with translation.override(language.first() or settings.LANGUAGE_CODE):
+    with translation.override(language or settings.LANGUAGE_CODE):
         words = _wording[0](kind, facts)
     payload = {
         "title": str(words["title"]),
