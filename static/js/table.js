@@ -20,7 +20,11 @@
 
   // The log appends the lines of newer versions only: a board that repeats a version (who is at
   // the table changed) changes nothing, and a hand the log has moved past never comes back.
+  // The lines of hands a board no longer carries stay (the log holds the match since the page
+  // opened), up to LOG_KEEPS lines: older ones leave from the top, and only while the rest
+  // still fill the box, so that no line the player may be looking at moves.
   var logVersion = -1;
+  var LOG_KEEPS = 300;
 
   function handOf(key) {
     return Number(String(key).split("-")[0]);
@@ -35,10 +39,8 @@
     log.querySelectorAll("li[data-key]").forEach(function (line) {
       shownHand = Math.max(shownHand, handOf(line.dataset.key));
     });
-    var keep = {};
     var added = [];
     source.querySelectorAll("li[data-key]").forEach(function (line) {
-      keep[line.dataset.key] = true;
       if (handOf(line.dataset.key) < shownHand) return; // a hand the log has moved past
       if (!log.querySelector("li[data-key='" + line.dataset.key + "']")) {
         var copy = line.cloneNode(true);
@@ -46,9 +48,10 @@
         added.push(copy);
       }
     });
-    log.querySelectorAll("li[data-key]").forEach(function (line) {
-      if (!keep[line.dataset.key]) line.remove(); // a hand older than the log keeps
-    });
+    var lines = log.children;
+    while (lines.length > LOG_KEEPS && box.scrollHeight - lines[0].offsetHeight > box.clientHeight) {
+      lines[0].remove();
+    }
     box.scrollTop = box.scrollHeight;
     return added;
   }
