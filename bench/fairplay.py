@@ -50,7 +50,8 @@ class Account:
         self.partner = partner
         self.played = 0
         self.flagged_after: int | None = None  # by the flag rows the worker's path raised
-        # After each of its rated matches: (matches played, [(signal, value, address shared)]).
+        # After each of its rated matches: (matches played, [(signal, value, threshold,
+        # decisions counted or None)]).
         self.record: list = []
         # Honest strength: the share of decisions taken from the hard computer, the medium's.
         if kind == "medium":
@@ -152,19 +153,26 @@ def main() -> None:
     import time_machine
 
     started, cpu = time.perf_counter(), time.process_time()
+
+    def written(rounds: int) -> dict:
+        """The run so far (``rounds`` played), written to --out after every round: a run cut
+        short can still be evaluated."""
+        run = {
+            "args": vars(args),
+            "rounds_played": rounds,
+            "minutes": round((time.perf_counter() - started) / 60, 1),
+            "cpu_minutes": round((time.process_time() - cpu) / 60, 1),
+            "matches": sum(a.played for a in accounts) // 2,
+            "accounts": [{"kind": a.kind, "record": a.record} for a in accounts],
+        }
+        if args.out:
+            Path(args.out).write_text(json.dumps(run))
+        return run
+
     with time_machine.travel(datetime(2026, 1, 5, 9, tzinfo=UTC), tick=False) as clock:
         accounts = make_accounts(args)
-        simulate(args, accounts, clock)
-    run = {
-        "args": vars(args),
-        "minutes": round((time.perf_counter() - started) / 60, 1),
-        "cpu_minutes": round((time.process_time() - cpu) / 60, 1),
-        "matches": sum(a.played for a in accounts) // 2,
-        "accounts": [{"kind": a.kind, "record": a.record} for a in accounts],
-    }
-    if args.out:
-        Path(args.out).write_text(json.dumps(run))
-    report(run)
+        rounds = simulate(args, accounts, clock, written)
+    report(written(rounds))
 
 
 def make_accounts(args) -> list[Account]:
@@ -204,7 +212,8 @@ def make_accounts(args) -> list[Account]:
     return accounts
 
 
-def simulate(args, accounts: list[Account], clock) -> dict:
+def simulate(args, accounts: list[Account], clock, written) -> int:
+    """Plays the rounds (``written(rounds)`` after each); the rounds played."""
     from games import services
     from games.models import FairPlayFlag, Match, MatchStatus
     from games.services import fairplay_signals
@@ -248,7 +257,7 @@ def simulate(args, accounts: list[Account], clock) -> dict:
             for checked in fairplay_signals.signals_check(match_id=match_id):
                 account = by_pk[checked["player_id"]]
                 account.record.append((account.played, [
-                    (s["kind"], s["value"], s["threshold"])
+                    (s["kind"], s["value"], s["threshold"], s["detail"].get("decisions"))
                     for s in checked["signals"]
                 ]))  # fmt: skip
             flagged = set(
@@ -262,6 +271,8 @@ def simulate(args, accounts: list[Account], clock) -> dict:
                     account.flagged_after = account.played
         done = sum(a.played for a in accounts) // 2
         print(f"round {number + 1}: {done} rated matches", file=sys.stderr, flush=True)
+        written(number + 1)
+    return max(args.rounds, args.special_rounds)
 
 
 def play(args, a: Account, b: Account, clock, rng: random.Random) -> int | None:
@@ -324,7 +335,7 @@ def flagged_after(record: list) -> int | None:
     """The rated matches after which the account's signals first crossed their thresholds
     (each as the run computed it: timing's and trading's depend on the player)."""
     for played, signals in record:
-        for kind, value, threshold in signals:
+        for kind, value, threshold, *_decisions in signals:
             if (value <= threshold) if kind == "loss" else (value >= threshold):
                 return played
     return None
@@ -336,6 +347,7 @@ def report(run: dict) -> None:
     args = run["args"]
     accounts = run["accounts"]
     print(f"{len(accounts)} accounts, {run['matches']} rated matches, {args['rounds']} rounds "
+          f"({run.get('rounds_played', '?')} played) "
           f"(cheating accounts up to {args['special_rounds']}), analysis at {args['samples']} "
           f"samples, target {args['target']}, seed {args['seed']}: {run['minutes']} min "
           f"({run['cpu_minutes']} min of the simulation's CPU)")  # fmt: skip
@@ -359,7 +371,7 @@ def report(run: dict) -> None:
                 if account["kind"] != kind:
                     continue
                 for _, signals in account["record"]:
-                    for name, value, _shared in signals:
+                    for name, value, *_ in signals:
                         if name == signal:
                             every.append(value)
                             was = extreme.get(n, value)
