@@ -6,7 +6,7 @@ honest accounts, and each signal's measured distribution (what the thresholds ar
 docs/FAIRPLAY.md).
 
     DATABASE_URL=postgres://euchre:euchre@127.0.0.1:5432/euchre \\
-    .venv/bin/python bench/fairplay.py [--honest 184] [--rounds 8] [--samples 8] [--seed 1]
+    .venv/bin/python bench/fairplay.py [--honest 184] [--rounds 12] [--samples 8] [--seed 1]
 
 The accounts: honest players (the medium computer with noise, the hard computer with noise,
 and mixes of random strength, each thinking like a person: longer on decisions with more
@@ -94,7 +94,7 @@ def main() -> None:
     parser.add_argument("--cheaters", type=int, default=6)
     parser.add_argument("--pairs", type=int, default=2)
     parser.add_argument("--stallers", type=int, default=6)
-    parser.add_argument("--rounds", type=int, default=8, help="rounds every account plays")
+    parser.add_argument("--rounds", type=int, default=12, help="rounds every account plays")
     parser.add_argument(
         "--special-rounds",
         type=int,
@@ -123,7 +123,9 @@ def main() -> None:
         import django
 
         django.setup()
-        report(json.loads(Path(args.evaluate).read_text()))
+        run = json.loads(Path(args.evaluate).read_text())
+        report(run)
+        timing_scores(run)
         return
     env = {**os.environ, "DEBUG": "0", "DJANGO_SETTINGS_MODULE": "euchre_site.settings"}
     env.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
@@ -143,6 +145,7 @@ def main() -> None:
         return
     env["DATABASE_URL"] = fresh_database(env["DATABASE_URL"], f"bench_fairplay{args.seed}")
     env.pop("REDIS_URL", None)
+    os.environ.pop("REDIS_URL", None)  # the rate limits: the process's own (locmem) cache
     env["METRICS"] = "0"
     os.environ.update(env)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
@@ -173,6 +176,7 @@ def main() -> None:
         accounts = make_accounts(args)
         rounds = simulate(args, accounts, clock, written)
     report(written(rounds))
+    timing_scores(written(rounds))
 
 
 def make_accounts(args) -> list[Account]:
@@ -332,16 +336,25 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def flagged_after(record: list) -> int | None:
-    """The rated matches after which the account's signals first crossed their thresholds
-    (each as the run computed it: timing's and trading's depend on the player)."""
+    """The rated matches after which the account's signals first crossed today's thresholds
+    (trading's as the run computed it: it depends on whether the pair share an address;
+    timing's from the decisions it counted, when the run recorded them)."""
+    from games.services.fairplay import LOW_IS_WORSE
+    from games.services.fairplay_signals import THRESHOLDS, TIMING_NOISE
+
     for played, signals in record:
-        for kind, value, threshold, *_decisions in signals:
-            if (value <= threshold) if kind == "loss" else (value >= threshold):
+        for kind, value, threshold, *decisions in signals:
+            if kind == "timing" and decisions and decisions[0]:
+                threshold = THRESHOLDS["timing"] + TIMING_NOISE / decisions[0] ** 0.5
+            elif kind != "trading" and kind in THRESHOLDS:
+                threshold = THRESHOLDS[kind]
+            if (value <= threshold) if kind in LOW_IS_WORSE else (value >= threshold):
                 return played
     return None
 
 
 def report(run: dict) -> None:
+    from games.services.fairplay import LOW_IS_WORSE
     from games.services.fairplay_signals import THRESHOLDS
 
     args = run["args"]
@@ -364,7 +377,7 @@ def report(run: dict) -> None:
     print(f"false flags on honest accounts: {false}/{len(honest)} = {false / len(honest):.1%}")
     print("signal distributions: every computation after every match; per account its extreme")
     for signal, threshold in THRESHOLDS.items():
-        low = signal == "loss"
+        low = signal in LOW_IS_WORSE
         for kind in kinds:
             every, extreme = [], {}
             for n, account in enumerate(accounts):
@@ -385,6 +398,37 @@ def report(run: dict) -> None:
                   f"second {'lowest' if low else 'highest'} "
                   f"{(ext[1] if low else ext[-2]) if len(ext) > 1 else ext[0]:.3f} "
                   f"(threshold {threshold})")  # fmt: skip
+
+
+def timing_scores(run: dict) -> None:
+    """Timing as its threshold reads it, (value - THRESHOLDS["timing"])·√n: per kind, each
+    account's highest over its windows, and the rated matches after which it first reached
+    today's TIMING_NOISE (what the noise allowance is set from)."""
+    from games.services.fairplay_signals import THRESHOLDS, TIMING_NOISE
+
+    print(f"timing as (value - {THRESHOLDS['timing']})·√n; flags at {TIMING_NOISE}:")
+    for kind in ("medium", "hard", "mixed", "cheater", "giver", "taker", "staller"):
+        highest, reached = [], []
+        for account in run["accounts"]:
+            if account["kind"] != kind:
+                continue
+            scores = [
+                (played, (value - THRESHOLDS["timing"]) * decisions**0.5)
+                for played, signals in account["record"]
+                for name, value, _threshold, *rest in signals
+                if name == "timing" and rest and (decisions := rest[0])
+            ]
+            if scores:
+                highest.append(max(score for _, score in scores))
+                first = next((p for p, score in scores if score >= TIMING_NOISE), None)
+                if first is not None:
+                    reached.append(first)
+        if highest:
+            ordered = sorted(highest)
+            print(f"  {kind:8} accounts {len(ordered):3}: highest {ordered[-1]:.2f}, next "
+                  f"{ordered[-2] if len(ordered) > 1 else ordered[-1]:.2f}, median "
+                  f"{statistics.median(ordered):.2f}, lowest {ordered[0]:.2f}; reached after "
+                  f"{sorted(reached)}")  # fmt: skip
 
 
 def recheck(count: int) -> None:

@@ -44,6 +44,8 @@ SIGNAL_WORDS = {
     "loss": ("Average points lost per decision", "points", False),
     "timing": ("Decision times unlike a person's (0: like a person's, 1: a machine's)",
                "score", True),
+    "evenness": ("Decision times' variation (a person's: about 0.5 to 1; copying another "
+                 "tab's answers: even, far below)", "score", False),
     "api_moves": ("Moves made through the API by a person's account", "share", True),
     "trading": ("Rating trading with one opponent or address", "score", True),
     "stalling": ("Lost matches left to the clock or abandoned", "share", True),

@@ -31,7 +31,8 @@ from ..models import (
 )
 from .moderation import audit_record, player_suspend, reason_checked
 
-LOW_IS_WORSE = {"loss"}  # the signals that flag when low (the others: when high)
+# The signals that flag when low (the others: when high).
+LOW_IS_WORSE = {"loss", "evenness"}
 APPEAL_LENGTH = 2000
 
 

@@ -59,13 +59,14 @@ THRESHOLDS = {
     "agreement": 0.97,  # share of decisions that matter where the best was chosen: flags high
     "loss": 0.002,  # average points lost per decision: flags LOW
     "timing": 0.75,  # 1 - rank correlation of think time with spread: flags high (see below)
+    "evenness": 0.30,  # the think times' coefficient of variation: flags LOW
     "api_moves": 0.10,  # share of the window's moves made through the API: flags high
     "trading": 3.0,  # cheap losses to one opponent, one-sided: flags high
     "stalling": 0.40,  # share of lost matches left to the clock or abandoned: flags high
 }
 # A correlation over n decisions wanders by about 1/sqrt(n): timing's threshold is the honest
 # median ("timing" above) plus TIMING_NOISE/sqrt(n), above every honest window measured.
-TIMING_NOISE = 3.5
+TIMING_NOISE = 4.0
 TRADING_SHARED_ADDRESS = 2.0  # the trading threshold when the two share an address
 ONE_SIDED = 0.8  # the loser lost at least this share of the pair's matches
 
@@ -223,6 +224,7 @@ class Band:
     agreement: float = 0.0
     loss: float = 0.0
     timing: float = 0.0
+    evenness: float = 0.0
     stalling: float = 0.0
     players: int = 0
 
@@ -232,10 +234,12 @@ def band_of(facts: list[Facts]) -> Band:
     least BAND_MIN_DECISIONS); stalling, a rare event, pooled over all the band's losses."""
     figures: dict[str, list[float]] = defaultdict(list)
     for f in facts:
+        unlike, _timed, variation = timing(f.choices, BAND_MIN_DECISIONS)
         for name, value in (
             ("agreement", agreement(f.choices, BAND_MIN_DECISIONS)[0]),
             ("loss", average_loss(f.choices, BAND_MIN_DECISIONS)[0]),
-            ("timing", timing(f.choices, BAND_MIN_DECISIONS)[0]),
+            ("timing", unlike),
+            ("evenness", None if unlike is None else variation),
         ):
             if value is not None:
                 figures[name].append(value)
@@ -276,6 +280,8 @@ def signals_of(facts: Facts, band: Band = Band()) -> list[dict]:
             limit = round(THRESHOLDS["timing"] + TIMING_NOISE / timed**0.5, 4)
             out.append(_signal("timing", unlike, band.timing, window, threshold=limit,
                                decisions=timed, variation=round(variation, 3)))  # fmt: skip
+            out.append(_signal("evenness", variation, band.evenness, window,
+                               decisions=timed))  # fmt: skip
         if facts.moves:
             out.append(_signal("api_moves", facts.api_moves / facts.moves, 0.0,
                                facts.api_matches, moves=facts.moves,
@@ -302,8 +308,9 @@ def signals_of(facts: Facts, band: Band = Band()) -> list[dict]:
 
 
 def crossing(signal: dict) -> bool:
-    """Whether a signal is at or beyond its threshold (the loss: at or below it)."""
-    if signal["kind"] == "loss":
+    """Whether a signal is at or beyond its threshold (the loss and the evenness: at or below
+    it)."""
+    if signal["kind"] in fairplay.LOW_IS_WORSE:
         return signal["value"] <= signal["threshold"]
     return signal["value"] >= signal["threshold"]
 

@@ -5,6 +5,7 @@ analysed by a real task worker raises the flag of the person who moved through t
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -98,6 +99,7 @@ def test_the_band_is_the_median_of_its_players_figures_and_its_pooled_stalling()
     assert (band.agreement, band.players) == (0.7, 4)  # 0.5, 0.7, 0.9
     assert band.loss == pytest.approx(0.15)  # 0.25, 0.15, 0.05
     assert band.stalling == pytest.approx(1 / 3, abs=1e-4)  # one loss left of three
+    assert band.evenness == 0.0  # every think time 2 s
 
 
 def honest_facts(rng: random.Random) -> Facts:
@@ -105,7 +107,8 @@ def honest_facts(rng: random.Random) -> Facts:
     for _ in range(150):
         spread = rng.choice((0.0, 0.2, 0.6, 1.2))
         best = rng.random() < 0.75
-        rows.append((1.5 + 2 * spread + rng.uniform(0, 2), 0.0 if best else 0.3, spread))
+        seconds = (1.5 + 2 * spread) * math.exp(rng.gauss(0, 0.5))  # a person's uneven pace
+        rows.append((seconds, 0.0 if best else 0.3, spread))
     history = [played(n, 100 + n, n % 2 == 0) for n in range(20)]
     return Facts(1, False, history, choices(rows), moves=400, names={})
 
@@ -136,7 +139,27 @@ def test_a_cheating_pattern_crosses_its_thresholds_and_honest_play_does_not():
     ]  # fmt: skip
     # A declared bot's times and API moves are its own business.
     bot = Facts(**{**cheat.__dict__, "bot": True})
-    assert not {"timing", "api_moves"} & set(kinds(fs.signals_of(bot)))
+    assert not {"timing", "evenness", "api_moves"} & set(kinds(fs.signals_of(bot)))
+
+
+def test_think_times_as_even_as_copying_another_tabs_answer_cross_evenness_a_persons_do_not():
+    rng = random.Random(3)
+    spreads = [rng.choice((0.0, 0.2, 0.6, 1.2)) for _ in range(100)]
+    person = choices(((1.2 + 0.5 * s) * math.exp(rng.gauss(0, 0.55)), 0.0, s) for s in spreads)
+    copier = choices((rng.uniform(3.0, 6.0), 0.0, s) for s in spreads)
+
+    def facts(rows) -> Facts:
+        return Facts(1, False, [], rows, moves=200)
+
+    even = kinds(fs.signals_of(facts(copier)))["evenness"]
+    assert fs.crossing(even) and even["value"] == pytest.approx(
+        fs.timing(copier)[2], abs=1e-4
+    )  # the coefficient of variation: about 0.19 for times even between 3 and 6 s
+    assert 0.15 < even["value"] < THRESHOLDS["evenness"] == even["threshold"]
+    assert even["detail"]["decisions"] == 100
+    uneven = kinds(fs.signals_of(facts(person)))["evenness"]
+    assert not fs.crossing(uneven) and uneven["value"] > 0.45
+    assert "evenness" not in kinds(fs.signals_of(facts(copier[:59])))  # too few timed
 
 
 @pytest.mark.django_db
