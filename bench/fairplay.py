@@ -112,6 +112,13 @@ def main() -> None:
         help="no simulation: analyse again at production's samples N matches of each kind of"
         " account of the last run's database, and compare agreement and loss",
     )
+    parser.add_argument(
+        "--windows",
+        action="store_true",
+        help="no simulation: every window of every account of the --seed run's database read"
+        " again from its rows, as the worker reads them: evenness and timing under today's"
+        " thresholds (for a signal added after the run)",
+    )
     parser.add_argument("--out", help="write the run's signals to this JSON file")
     parser.add_argument(
         "--evaluate", help="no simulation: report a run's JSON file under today's thresholds"
@@ -131,7 +138,7 @@ def main() -> None:
     env.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
     if not env.get("DATABASE_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL): the simulation runs production-style")
-    if args.recheck:
+    if args.recheck or args.windows:
         env["DATABASE_URL"] = (
             env["DATABASE_URL"].rsplit("/", 1)[0]
             + "/"
@@ -141,7 +148,7 @@ def main() -> None:
         import django
 
         django.setup()
-        recheck(args.recheck)
+        windows() if args.windows else recheck(args.recheck)
         return
     env["DATABASE_URL"] = fresh_database(env["DATABASE_URL"], f"bench_fairplay{args.seed}")
     env.pop("REDIS_URL", None)
@@ -429,6 +436,60 @@ def timing_scores(run: dict) -> None:
                   f"{ordered[-2] if len(ordered) > 1 else ordered[-1]:.2f}, median "
                   f"{statistics.median(ordered):.2f}, lowest {ordered[0]:.2f}; reached after "
                   f"{sorted(reached)}")  # fmt: skip
+
+
+def windows() -> None:
+    """Every account's windows after each of its rated matches, read again from the run's
+    database with the signals' own reads and figures (``fairplay_signals``): per kind, the
+    lowest evenness and highest timing (on its threshold's scale) over the windows with enough
+    timed decisions, and the rated matches after which each account first crossed either."""
+    from collections import defaultdict
+
+    from django.contrib.auth import get_user_model
+
+    from games.models import InsightDecision
+    from games.services import fairplay_signals as fs
+
+    matches = list(
+        fs._rated_finished().order_by("finished_at", "pk").values("pk", "player0_id", "player1_id")
+    )
+    ids = [m["pk"] for m in matches]
+    analyses = fs._analyses(ids)
+    rows = InsightDecision.objects.filter(match_id__in=ids).values_list(*fs._CHOICE_FIELDS)
+    by_match = fs._choices(rows, analyses)
+    played = defaultdict(list)
+    for m in matches:
+        for player in (m["player0_id"], m["player1_id"]):
+            played[player].append(m["pk"])
+    names = dict(get_user_model().objects.values_list("pk", "username"))
+    kinds: dict[str, list] = defaultdict(list)
+    for player, theirs in played.items():
+        lowest, highest, first = None, None, None
+        for k in range(1, len(theirs) + 1):
+            window = theirs[max(0, k - fs.WINDOW) : k]
+            choices = [c for m in window for c in by_match.get((player, m), ())]
+            unlike, timed, variation = fs.timing(choices)
+            if unlike is None:
+                continue
+            score = (unlike - fs.THRESHOLDS["timing"]) * timed**0.5
+            lowest = variation if lowest is None else min(lowest, variation)
+            highest = score if highest is None else max(highest, score)
+            crossed = variation <= fs.THRESHOLDS["evenness"] or score >= fs.TIMING_NOISE
+            if crossed and first is None:
+                first = k
+        if lowest is not None:
+            kinds[names[player].rstrip("0123456789")].append((lowest, highest, first))
+    print(f"evenness flags at or below {fs.THRESHOLDS['evenness']}, timing at "
+          f"{fs.TIMING_NOISE} on its scale; windows of at least {fs.MIN_DECISIONS} timed "
+          "decisions")  # fmt: skip
+    for kind in ("medium", "hard", "mixed", "cheater", "giver", "taker", "staller"):
+        group = kinds.get(kind)
+        if not group:
+            continue
+        after = sorted(f for _, _, f in group if f is not None)
+        print(f"  {kind:8} accounts {len(group):3}: evenness lowest {min(g[0] for g in group):.3f}"
+              f" (highest of the accounts' lowest {max(g[0] for g in group):.3f}), timing highest"
+              f" {max(g[1] for g in group):.2f}; crossed either after {after}")  # fmt: skip
 
 
 def recheck(count: int) -> None:
