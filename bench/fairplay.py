@@ -347,12 +347,12 @@ def flagged_after(record: list) -> int | None:
     (trading's as the run computed it: it depends on whether the pair share an address;
     timing's from the decisions it counted, when the run recorded them)."""
     from games.services.fairplay import LOW_IS_WORSE
-    from games.services.fairplay_signals import THRESHOLDS, TIMING_NOISE
+    from games.services.fairplay_signals import THRESHOLDS, timing_limit
 
     for played, signals in record:
         for kind, value, threshold, *decisions in signals:
             if kind == "timing" and decisions and decisions[0]:
-                threshold = THRESHOLDS["timing"] + TIMING_NOISE / decisions[0] ** 0.5
+                threshold = timing_limit(decisions[0])
             elif kind != "trading" and kind in THRESHOLDS:
                 threshold = THRESHOLDS[kind]
             if (value <= threshold) if kind in LOW_IS_WORSE else (value >= threshold):
@@ -407,6 +407,14 @@ def report(run: dict) -> None:
                   f"(threshold {threshold})")  # fmt: skip
 
 
+def timing_score(value: float, decisions: int) -> float:
+    """Timing on its threshold's scale, (value - the honest median)·√n: it flags at
+    TIMING_NOISE whatever the window's size."""
+    from games.services.fairplay_signals import THRESHOLDS
+
+    return (value - THRESHOLDS["timing"]) * decisions**0.5
+
+
 def timing_scores(run: dict) -> None:
     """Timing as its threshold reads it, (value - THRESHOLDS["timing"])·√n: per kind, each
     account's highest over its windows, and the rated matches after which it first reached
@@ -420,7 +428,7 @@ def timing_scores(run: dict) -> None:
             if account["kind"] != kind:
                 continue
             scores = [
-                (played, (value - THRESHOLDS["timing"]) * decisions**0.5)
+                (played, timing_score(value, decisions))
                 for played, signals in account["record"]
                 for name, value, _threshold, *rest in signals
                 if name == "timing" and rest and (decisions := rest[0])
@@ -471,7 +479,7 @@ def windows() -> None:
             unlike, timed, variation = fs.timing(choices)
             if unlike is None:
                 continue
-            score = (unlike - fs.THRESHOLDS["timing"]) * timed**0.5
+            score = timing_score(unlike, timed)
             lowest = variation if lowest is None else min(lowest, variation)
             highest = score if highest is None else max(highest, score)
             crossed = variation <= fs.THRESHOLDS["evenness"] or score >= fs.TIMING_NOISE

@@ -170,6 +170,12 @@ def timing(choices: list[Choice], minimum: int = MIN_DECISIONS) -> tuple[float |
     return 1 - spearman(seconds, [c.spread for c in timed]), len(timed), spread
 
 
+def timing_limit(timed: int) -> float:
+    """Timing's threshold over ``timed`` decisions: the honest median plus the noise allowance
+    a correlation over that many has (TIMING_NOISE/sqrt(n))."""
+    return round(THRESHOLDS["timing"] + TIMING_NOISE / timed**0.5, 4)
+
+
 def cheap(played: Played) -> bool:
     """A loss that cost its loser nothing to give: on time or by leaving early in the match,
     or a resignation while the position was balanced."""
@@ -277,7 +283,7 @@ def signals_of(facts: Facts, band: Band = Band()) -> list[dict]:
     if not facts.bot:
         unlike, timed, variation = timing(facts.choices)
         if unlike is not None:
-            limit = round(THRESHOLDS["timing"] + TIMING_NOISE / timed**0.5, 4)
+            limit = timing_limit(timed)
             out.append(_signal("timing", unlike, band.timing, window, threshold=limit,
                                decisions=timed, variation=round(variation, 3)))  # fmt: skip
             out.append(_signal("evenness", variation, band.evenness, window,
