@@ -56,11 +56,16 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(autouse=True)
 def seeded_deals(monkeypatch, request):
     """Every match a test makes here is dealt from a seed drawn from the test's own id, so
-    each run deals the same (the services draw a secret one: ``games.engine.new_seed``).
-    Servers the test starts in processes of their own still deal at random."""
+    each run deals the same (the services draw a secret one: ``games.engine.new_seed``), and
+    the computer chooses from a stream seeded the same way (it draws from the system's).
+    Servers the test starts in processes of their own still deal and choose at random."""
+    import random
+
     from tests.support import deals
 
-    monkeypatch.setattr("games.services.matches.new_seed", deals.begin(request.node.nodeid))
+    name = request.node.nodeid
+    monkeypatch.setattr("games.services.matches.new_seed", deals.begin(name))
+    monkeypatch.setattr("games.services.computer._rng", random.Random(f"computer:{name}"))
 
 
 @pytest.fixture(autouse=True)

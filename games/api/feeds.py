@@ -84,6 +84,10 @@ class Feed:
         self.check(event)
         return self.changed()
 
+    def tells(self, event: dict | None) -> bool:
+        """Whether the layer's ``event`` may bring the feed news (``on`` reads it again)."""
+        return True
+
     def start(self) -> list[dict]:
         raise NotImplementedError
 
@@ -396,10 +400,11 @@ class AccountFeed(Feed):
 
     def on(self, event: dict | None) -> list[dict]:
         self.check(event)
+        return self.changed() if self.tells(event) else []
+
+    def tells(self, event: dict | None) -> bool:
         kind = (event or {}).get("type")
-        if kind in self.PAGES_ONLY or (kind == "user.changed" and event.get("goto")):
-            return []
-        return self.changed()
+        return not (kind in self.PAGES_ONLY or (kind == "user.changed" and event.get("goto")))
 
     def start(self) -> list[dict]:
         """The account as it is: a ``matchStart`` for each match in play and a ``challenge``

@@ -164,11 +164,16 @@ class Stream(Member):
 
 def _on(feed: Feed, messages: list[dict | None], language: str) -> list[dict]:
     """The events after the layer's ``messages`` (None: a heartbeat), read once: each is
-    checked (a revoked token, an ended session), the last reads what changed."""
+    checked (a revoked token, an ended session), and the last that may bring news
+    (``Feed.tells``) reads what changed: a burst ending in news for the pages alone (an
+    account's ``goto``) still brings the news before it."""
+    telling = [i for i, message in enumerate(messages) if feed.tells(message)]
+    last = telling[-1] if telling else len(messages) - 1
     with translation.override(language):
-        for message in messages[:-1]:
-            feed.check(message)
-        return feed.on(messages[-1])
+        for i, message in enumerate(messages):
+            if i != last:
+                feed.check(message)
+        return feed.on(messages[last])
 
 
 def _chat(feed: Feed, line_id: int, removed: bool, language: str) -> list[dict]:

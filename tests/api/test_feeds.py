@@ -74,3 +74,27 @@ def test_a_streams_events_from_its_rooms_table_are_those_a_fresh_read_gives(alic
     short = dataclasses.replace(table, moves=table.moves[-1:], moves_above=table.version - 1)
     behind = feeds.MatchFeed(token=row, match_id=match.pk, since=seen)
     assert behind.table_events(short) is None
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_news_heard_with_a_goto_behind_it_still_reaches_the_account_stream(alice, bob):
+    """The layer's messages waiting together are read once. A burst whose last message is
+    news for the pages alone (the ``goto`` that takes a player's page to the new match) still
+    brings what the messages before it told: CI once heard no ``matchStart`` after a rematch
+    because the read was left to that last message."""
+    from channels.db import database_sync_to_async as db
+
+    from games.api.streams import Stream
+    from tests.support.matches import start
+
+    row, _token = await db(services.api_token_create)(user=bob, name="bot", scopes=["read"])
+    token = await db(ApiToken.objects.select_related("user").get)(pk=row.pk)
+    stream = Stream(feeds.AccountFeed(token=token), "en")
+    assert await db(stream.feed.start)() == [{"type": "idle"}]
+    match = await db(start)(alice, bob, move_seconds=None)
+    stream.hear({"type": "account.changed"})
+    stream.hear({"type": "user.changed", "goto": match.pk})
+    events, quiet = await anext(stream.events())
+    assert [(e["type"], e["match"]["id"]) for e in events] == [("matchStart", match.pk)]
+    assert not quiet

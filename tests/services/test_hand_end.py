@@ -38,8 +38,9 @@ def test_the_next_hands_first_turn_and_its_clock_start_after_the_hands_end(alice
 @pytest.mark.django_db
 def test_the_computer_waits_for_the_hands_end_before_its_move(alice, settings, monkeypatch):
     settings.COMPUTER_MOVE_DELAY = 0.5
-    # A fixed deal: with a random one the match could end before a hand ended with the
-    # computer to speak first (the loop below then had no turn to play).
+    # A fixed deal (tests/conftest.py fixes the computer's choices): with random ones the match
+    # could end before a hand ended with the computer to speak first (the loop below then had
+    # no turn to play). CI once drew such choices when only the deal was fixed.
     monkeypatch.setattr("games.services.matches.new_seed", lambda: 12345)
     match = services.match_create_computer(user=alice, strength="easy")
     while True:  # the player passes; the computer's turns are made at once
