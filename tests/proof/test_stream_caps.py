@@ -5,8 +5,9 @@ match per match): past the cap the next one is refused with words (a 429, or an 
 
 from __future__ import annotations
 
-import asyncio
 import json
+import time
+from types import SimpleNamespace
 
 import pytest
 from channels.db import database_sync_to_async
@@ -108,7 +109,7 @@ async def test_programs_watching_a_match_count_against_its_cap_on_watchers(
 
 
 async def test_a_token_refused_at_its_accounts_cap_is_refused_from_memory_for_a_second(
-    alice, bob, carol, settings
+    alice, bob, carol, settings, monkeypatch
 ):
     """A flood of attempts past the cap costs no read of the database (bench/streams.py)."""
     from django.db import connection
@@ -136,7 +137,9 @@ async def test_a_token_refused_at_its_accounts_cap_is_refused_from_memory_for_a_
     assert frame["code"] == "too_many_sockets"  # the websocket's way too
     await ws.disconnect()
     await held.disconnect()
-    await asyncio.sleep(auth.FULL_FOR)
+    # A second later, on the clock the memory reads (moved on, not waited out).
+    later = time.monotonic() + auth.FULL_FOR
+    monkeypatch.setattr(auth, "time", SimpleNamespace(monotonic=lambda: later))
     ws, first = await api_socket(token, f"/api/v1/ws/matches/{match.pk}")
     assert first["type"] == "state"  # a second later the database is asked again: room now
     await ws.disconnect()
