@@ -25,7 +25,9 @@ With ``--computer hard`` each match is a person against the computer, whose move
 ``--task-workers`` worker processes (``manage.py run_worker``): it prints the push latency of
 the people's sockets under that load, and the computer's delay beyond its natural one (the time
 from the board that leaves the computer to act to the board with its move, less
-``COMPUTER_MOVE_DELAY_SECONDS``). No restart phase in that mode.
+``COMPUTER_MOVE_DELAY_SECONDS``), and its reply with that delay. ``--beside 200`` plays 200
+matches between two people beside them, as the page plays, and prints their pushes apart:
+what people feel while the computer thinks for others. No restart phase in that mode.
 
 With ``--api`` the matches are played by programs through the API (``/api/v1/``): each player
 has a token; in half the matches they follow their match over the streaming http response and

@@ -41,6 +41,9 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--computer", choices=["easy", "medium", "hard"], default="",
                         help="each match a person against the computer")  # fmt: skip
     parser.add_argument("--task-workers", type=int, default=2, help="with --computer")
+    parser.add_argument("--beside", type=int, default=0, metavar="N",
+                        help="with --computer: N matches between two people played beside "
+                        "them, as the page plays (their pushes reported apart)")  # fmt: skip
     parser.add_argument("--api", action="store_true",
                         help="programs play through the API: half stream over http (moves "
                         "posted), half over the websocket (moves sent there)")  # fmt: skip
@@ -51,10 +54,12 @@ def arguments() -> argparse.Namespace:
 
 
 def transport_for(args: argparse.Namespace, base: str, number: int) -> Transport:
-    """Match ``number``'s transport: with --api, every other match over the API's websocket."""
+    """Match ``number``'s transport: with --api, every other match over the API's websocket;
+    with --computer, the first ``--matches`` are against it, the rest (``--beside``) between
+    two people."""
     if args.api:
         return ApiSocket(base) if number % 2 == 1 else ApiStream(base)
-    if args.computer:
+    if args.computer and number < args.matches:
         return PageSocket(base, load_page=False)
     return PageHttp(base) if args.http else PageSocket(base)
 
@@ -102,6 +107,8 @@ def main() -> None:
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     matches = setup_matches(args.matches, args.computer, api=args.api)
+    if args.computer and args.beside:
+        matches += setup_matches(args.beside, first=args.matches)
     # This process's own lateness is in every latency it measures (it is printed): it runs on
     # uvloop, as the server does (uvicorn[standard]), so that it adds as little as it can.
     import uvloop
@@ -124,13 +131,14 @@ def main() -> None:
         if metrics_dir:
             measured["scraped"] = moves_scraped(site.base)
         floor = asyncio.run(
-            bare_view(site.base, args.matches, min(args.seconds, 15), args.think, rng)
+            bare_view(site.base, len(matches), min(args.seconds, 15), args.think, rng)
         )
         if not (args.computer or args.api):
             players = [(m, cookie) for m, a, b in matches for cookie in (a, b) if cookie]
             restarted = asyncio.run(restart_with_pages_open(site.base, players, site.restart, rng))
     finally:
         site.stop()
+    measured["delay"] = delay
     report(args, stats, measured, floor, restarted, front=site.front is not None)
     if args.profile:
         pids = [
@@ -147,6 +155,8 @@ def report(args, stats: Stats, measured: dict, floor: list[float], restarted, fr
     f50, f95, f99 = quantiles(floor)
     busy, total = measured["busy"]
     against = f" against the {args.computer} computer ({args.task_workers} task workers)"
+    if args.computer and args.beside:
+        against += f", and {args.beside} between two people beside them"
     served = "behind nginx (deploy/nginx.conf)" if front else "sharing one port (uvicorn --workers)"
     print(
         f"{args.matches} concurrent matches{against if args.computer else ''}, "
@@ -158,7 +168,7 @@ def report(args, stats: Stats, measured: dict, floor: list[float], restarted, fr
     else:
         print(f"metrics on (multiprocess, as OPERATING.md): a scrape after play counted "
               f"{measured['scraped']:.0f} moves")  # fmt: skip
-    sockets = args.matches * (1 if args.computer else 2)
+    sockets = args.matches * (1 if args.computer else 2) + 2 * args.beside * bool(args.computer)
     kind = "streams" if args.api else "sockets"
     print(f"seating {sockets} {kind} (opened, first boards, presence news) took "
           f"{measured['seating']:.1f} s; then {args.seconds:g} s of play, think time "
@@ -186,11 +196,17 @@ def report(args, stats: Stats, measured: dict, floor: list[float], restarted, fr
     else:
         how += " -> opponent push"
     row(how, spread((p50, p95, p99)))
+    if args.computer and args.beside:
+        row("  against the computer", spread(quantiles(stats.by_kind["computer"])))
+        row("  people: -> opponent push", spread(quantiles(stats.by_kind["people"])))
     if args.api:
         row("  http stream, moves posted", spread(quantiles(stats.by_kind["http"])))
         row("  websocket (moves too)", spread(quantiles(stats.by_kind["websocket"])))
     if args.computer:
         row("computer beyond its delay", spread(quantiles(stats.computer)))
+        delay = measured["delay"]
+        reply = [late + delay for late in stats.computer]
+        row("computer's reply", spread(quantiles(reply)) + f"  (its delay {delay:g} s included)")
         per = measured["workers"] / len(stats.computer) * 1000 if stats.computer else 0
         row("task worker CPU per move", f"{per:6.1f} ms  (the computer's search and its move)")
     answer = "post -> http answer" if args.http else "socket move -> own board"

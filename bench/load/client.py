@@ -387,8 +387,9 @@ async def play(transport: Transport, match_id, credentials, stats, start, think,
                 )
                 return
             stats.latencies.append(other.arrived[version + 1] - started)
-            if transport.kind:
-                stats.by_kind[transport.kind].append(stats.latencies[-1])
+            # The API's transports apart, and pages against the computer apart from people's.
+            kind = transport.kind or ("computer" if len(seats) == 1 else "people")
+            stats.by_kind[kind].append(stats.latencies[-1])
             if not await mover.wait(lambda m=mover, v=version: m.version > v):  # its own board
                 stats.errors.append(f"match {match_id}: the mover got no {transport.news} in 10 s")
                 return

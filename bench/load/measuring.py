@@ -23,7 +23,7 @@ class Stats:
         self.in_window = 0  # moves made within the measured seconds
         self.posts: list[float] = []  # move -> the mover's answer
         self.computer: list[float] = []  # the computer's delay beyond its natural one
-        self.by_kind: dict[str, list[float]] = defaultdict(list)  # latencies by API transport
+        self.by_kind: dict[str, list[float]] = defaultdict(list)  # by transport, or opponent
 
 
 def quantiles(values: list[float]) -> tuple[float, float, float]:

@@ -48,10 +48,12 @@ def production_env(name: str = "bench") -> dict[str, str]:
     return env
 
 
-def setup_matches(count: int, computer: str = "", api: bool = False) -> list[tuple[int, str, str]]:
-    """``count`` active matches between fresh users: (match id, cookie A, cookie B); against
-    the computer of that strength if ``computer`` (cookie B empty); with ``api``, API tokens
-    in place of the cookies."""
+def setup_matches(
+    count: int, computer: str = "", api: bool = False, first: int = 0
+) -> list[tuple[int, str, str]]:
+    """``count`` active matches between fresh users (numbered from ``first``): (match id,
+    cookie A, cookie B); against the computer of that strength if ``computer`` (cookie B
+    empty); with ``api``, API tokens in place of the cookies."""
     import django
 
     django.setup()
@@ -62,7 +64,7 @@ def setup_matches(count: int, computer: str = "", api: bool = False) -> list[tup
 
     users = get_user_model().objects
     matches = []
-    for number in range(count):
+    for number in range(first, first + count):
         a = users.create_user(f"load{number}a")
         b = users.create_user(f"load{number}b")
         if computer:
