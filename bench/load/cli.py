@@ -138,8 +138,7 @@ def main() -> None:
             restarted = asyncio.run(restart_with_pages_open(site.base, players, site.restart, rng))
     finally:
         site.stop()
-    measured["delay"] = delay
-    report(args, stats, measured, floor, restarted, front=site.front is not None)
+    report(args, stats, measured, floor, restarted, front=site.front is not None, delay=delay)
     if args.profile:
         pids = [
             int(p.suffix[1:])
@@ -148,7 +147,9 @@ def main() -> None:
         print("\n".join(profile.report([Path(f"{args.profile}.{pid}") for pid in pids])))
 
 
-def report(args, stats: Stats, measured: dict, floor: list[float], restarted, front: bool) -> None:
+def report(
+    args, stats: Stats, measured: dict, floor: list[float], restarted, front: bool, delay: float
+) -> None:
     stored = stored_moves()
     lost = sum(max(0, n - stored.get(m, 0)) for m, n in stats.acknowledged.items())
     p50, p95, p99 = quantiles(stats.latencies)
@@ -191,6 +192,8 @@ def report(args, stats: Stats, measured: dict, floor: list[float], restarted, fr
     how = "post" if args.http or args.api else "socket move"
     if args.api:
         how = "API move -> opponent event"
+    elif args.computer and args.beside:
+        how = "move -> the other side's board"
     elif args.computer:
         how = "person's move -> own board"
     else:
@@ -204,7 +207,6 @@ def report(args, stats: Stats, measured: dict, floor: list[float], restarted, fr
         row("  websocket (moves too)", spread(quantiles(stats.by_kind["websocket"])))
     if args.computer:
         row("computer beyond its delay", spread(quantiles(stats.computer)))
-        delay = measured["delay"]
         reply = [late + delay for late in stats.computer]
         row("computer's reply", spread(quantiles(reply)) + f"  (its delay {delay:g} s included)")
         per = measured["workers"] / len(stats.computer) * 1000 if stats.computer else 0

@@ -2,7 +2,7 @@
 inside the browser: every page a player meets, in English at desktop and phone widths and in
 both themes (in the dark one, the rules about colour: the theme changes colours and nothing
 else), and in two other scripts at phone width, where their words are tightest (the language
-changes words and nothing else; checking it at desktop width too doubled the run). No
+changes words and nothing else; checking them at desktop width too was a third more audits). No
 serious or critical violation, and none of structure; the figures are printed (-s shows them)
 and written to artifacts/axe.json."""
 
