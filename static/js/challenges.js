@@ -7,6 +7,7 @@
   if (!document.getElementById("challenges")) return; // logged out: nothing to hear
 
   var delay = 1000;
+  var leaving = null; // the match page this page is on its way to
 
   function csrfToken() {
     try {
@@ -29,9 +30,14 @@
       main.insertBefore(suspended, main.firstChild);
       return;
     }
+    // One match can be told twice at once (an arena's pairing: the player's own push and the
+    // arena's live part): the page goes once. A second assign would abort the first load.
     var goto = template.content.querySelector("[data-goto]");
     if (goto && goto.dataset.goto !== window.location.pathname) {
-      window.location.assign(goto.dataset.goto);
+      if (goto.dataset.goto !== leaving) {
+        leaving = goto.dataset.goto;
+        window.location.assign(leaving);
+      }
       return;
     }
     notifyTurns(template.content.getElementById("turn-badge"));

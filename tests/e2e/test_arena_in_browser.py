@@ -107,6 +107,7 @@ def test_four_players_in_an_arena_paired_live_to_the_podium(
     watcher.goto(f"{live_server_url}/arenas/{arena.pk}/")
     pages = {}
     polls: list[str] = []  # a finished match's page asking what became of the arena
+    loads: list[str] = []  # the players' pages' loads
     for i, user in enumerate(players):
         page = (
             new_page(width=375, height=740, logged_in=user) if i == 1 else new_page(logged_in=user)
@@ -115,6 +116,7 @@ def test_four_players_in_an_arena_paired_live_to_the_podium(
         page.click("[data-action=join-arena]")
         expect(page.locator("[data-action=pause-arena]")).to_be_visible()
         page.on("request", lambda r: f"/arenas/{arena.pk}/next" in r.url and polls.append(r.url))
+        page.on("request", lambda r: r.is_navigation_request() and loads.append(r.url))
         pages[user.pk] = page
     expect(watcher.locator("[data-standings] tr[data-player]")).to_have_count(4)
     shot(watcher, "arena-before-start")
@@ -126,6 +128,11 @@ def test_four_players_in_an_arena_paired_live_to_the_podium(
     DBTaskResult.objects.filter(task_path__endswith=".arena_start").update(run_after=starts)
     first = paired(arena, pages)
     assert all(m.started_at >= starts for m in first)  # paired by the start, not before it
+    # Told twice at once (the player's own push and the arena's live part), each page went to
+    # its match once: a second load would have cut the first short.
+    assert sorted(u for u in loads if "/matches/" in u) == sorted(
+        f"{live_server_url}/matches/{m.pk}/" for m in first for _player in m.players
+    )
     shot(pages[players[1].pk], "arena-match-phone")
 
     # The first match ends: the watcher's standings change live (no reload).
