@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import threading
 import time
 import urllib.request
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.core import signing
 from django.db import transaction
@@ -244,22 +245,29 @@ def _serving_loop() -> asyncio.AbstractEventLoop | None:
 
 def _wait_for(push: Callable, *args) -> None:
     """Runs ``push`` to its end from synchronous code that no running server loop serves (the
-    task worker, a script, a server's database thread as it stops). Two kinds of thread cannot
-    wait on a coroutine themselves: one running an event loop of its own (Playwright's sync API
-    keeps one in the browser tests' main thread, where their matches are set up), and one whose
-    locals still name a loop that stopped (asgiref's ``async_to_sync`` would hand the push to
-    that loop and wait for ever: a server's thread as it shuts down). There the push runs in a
-    thread of its own."""
-    try:
-        asyncio.get_running_loop()
-        busy = True
-    except RuntimeError:
-        busy = getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None
-    if not busy:
-        async_to_sync(push)(*args)
-        return
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(async_to_sync(push), *args).result()
+    task worker, a script, a server's database thread as it stops), on the process's push loop
+    (``_push_loop``): its channel layer connections are kept from one push to the next. Any
+    thread may wait on it, even one running an event loop of its own (Playwright's sync API
+    keeps one in the browser tests' main thread) or one whose locals still name a loop that
+    stopped (asgiref's ``async_to_sync`` would hand the push to that loop and wait for ever)."""
+    asyncio.run_coroutine_threadsafe(push(*args), _push_loop()).result()
+
+
+_pusher: dict[str, Any] = {}
+_pusher_lock = threading.Lock()
+
+
+def _push_loop() -> asyncio.AbstractEventLoop:
+    """The event loop, in a thread of its own, that runs this process's pushes from
+    synchronous code. ``async_to_sync`` made a loop, a thread and a connection to Redis for
+    each push: the task worker's every computer move paid for all three (bench/pushes.py)."""
+    with _pusher_lock:
+        if _pusher.get("pid") != os.getpid() or not _pusher["thread"].is_alive():
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="pushes", daemon=True)
+            thread.start()
+            _pusher.update(pid=os.getpid(), loop=loop, thread=thread)
+        return _pusher["loop"]
 
 
 async def _pushing(layer, group: str, event: dict, lobby: tuple, watch: bool) -> None:

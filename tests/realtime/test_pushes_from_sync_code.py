@@ -6,8 +6,11 @@ match 18", the push lost)."""
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
 
 import pytest
+import redis.asyncio.connection
 from asgiref.sync import SyncToAsync, async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection, transaction
@@ -68,3 +71,32 @@ def test_a_push_from_a_thread_asgiref_once_ran_sync_code_in_still_goes_out():
     heard = heard_by(events.user_group(8), lambda: events.send_to_group(events.user_group(8), news))
 
     assert heard == news
+
+
+def test_pushes_from_sync_code_share_one_connection_to_redis(monkeypatch):
+    """The task worker pushes every computer move from synchronous code: the pushes go out on
+    the process's push loop, over the connection the first opened (a loop, a thread and a
+    connection each, before: bench/pushes.py)."""
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("needs REDIS_URL: runs in CI's PostgreSQL + Redis pass")
+    opened = []  # the threads that opened a connection
+    connect = redis.asyncio.connection.Connection._connect
+
+    async def counted(self):
+        opened.append(threading.current_thread())
+        return await connect(self)
+
+    group = events.user_group(9)
+    events.send_to_group(group, {"type": "user.changed"})  # the push loop's first: it connects
+    monkeypatch.setattr(redis.asyncio.connection.Connection, "_connect", counted)
+    news = [{"type": "user.changed", "goto": number} for number in range(5)]
+
+    def push_all():
+        for one in news:
+            events.send_to_group(group, one)
+
+    heard = heard_by(group, push_all)
+
+    assert heard == news[0]  # they went out (the first heard; the rest follow it)
+    # Only the listener connected (this thread's loop, as a socket's server does).
+    assert [thread.name for thread in opened if thread is not threading.current_thread()] == []
