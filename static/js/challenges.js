@@ -8,6 +8,10 @@
 
   var delay = 1000;
   var leaving = null; // the match page this page is on its way to
+  // Back on this page from the browser's history: it is going nowhere now.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) leaving = null;
+  });
 
   function csrfToken() {
     try {
