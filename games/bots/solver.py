@@ -30,6 +30,9 @@ class Solver:
         self.trump = trump
         self.maker = maker
         self.table: dict[tuple, bool] = {}
+        # The cards of a set of moves, high first: the same few hands' sets come up at every
+        # node of a search, and a lookup is cheaper than taking the mask apart again.
+        self.high_first: dict[int, tuple[int, ...]] = {}
 
     def maker_points(self, hands: tuple[int, int], turn: int, lead: int | None, made: int) -> int:
         """Points the maker scores from here under best play by both seats.
@@ -65,7 +68,10 @@ class Solver:
             beat = power[lead]
         result = not maker_moves
         # High cards first: the likeliest refutation for either side is to win the trick.
-        for card in reversed(cards_in(moves)):
+        order = self.high_first.get(moves)
+        if order is None:
+            order = self.high_first[moves] = cards_in(moves)[::-1]
+        for card in order:
             rest = hand ^ (1 << card)
             n0, n1 = (h0, rest) if turn else (rest, h1)
             if lead < 0:
