@@ -31,21 +31,20 @@ from bench.before import module_at  # noqa: E402
 BEFORE = "1d71d2f"
 
 
-def connections(redis_url: str) -> int:
-    """The Redis server's connections received so far (INFO stats)."""
-    import redis
+def connections(stats) -> int:
+    """The Redis server's connections received so far (INFO stats, asked over ``stats``, a
+    client of its own that keeps its one connection)."""
+    return int(stats.info("stats")["total_connections_received"])
 
-    return int(redis.Redis.from_url(redis_url).info("stats")["total_connections_received"])
 
-
-def pushes(module, count: int, redis_url: str) -> tuple[float, float, float]:
+def pushes(module, count: int, stats) -> tuple[float, float, float]:
     """ms per push, wall and CPU, and connections opened per push, of ``count`` pushes."""
-    opened = connections(redis_url)
+    opened = connections(stats)
     started, cpu = time.perf_counter(), time.process_time()
     for number in range(count):
         module.send_to_group("bench_pushes", {"type": "bench.push", "number": number})
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
-    return wall / count * 1e3, cpu / count * 1e3, (connections(redis_url) - opened - 1) / count
+    return wall / count * 1e3, cpu / count * 1e3, (connections(stats) - opened) / count
 
 
 def main() -> None:
@@ -60,9 +59,12 @@ def main() -> None:
     os.environ.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwx")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
     import django
+    import redis
 
     django.setup()
     from games.services import events
+
+    stats = redis.Redis.from_url(redis_url)
 
     modules = {f"before ({args.against})": module_at(args.against, "games/services/events.py")}
     modules["push loop"] = events
@@ -70,7 +72,7 @@ def main() -> None:
     times: dict[str, list[tuple[float, float, float]]] = {}
     for round in range(args.rounds):
         for name, module in sorted(modules.items(), reverse=round % 2 == 1):
-            times.setdefault(name, []).append(pushes(module, args.pushes, redis_url))
+            times.setdefault(name, []).append(pushes(module, args.pushes, stats))
     for name, found in times.items():
         wall, cpu = [at[0] for at in found], [at[1] for at in found]
         opened = statistics.median(at[2] for at in found)
