@@ -4,6 +4,8 @@ For each, over ``--moves`` moves, with the opponent's page socket open in this p
 
 - the snapshot's decodes a move (``Match.state``'s decoder, wrapped; every decode goes there),
 - the rooms' reads of a match a move (a move made here should need none),
+- the database's statements a move, transactions' commands included (in every thread;
+  ``SQL=1`` prints them),
 - the modules of ``games`` whose code ran during the move (in every thread), and
 - the wall time until the opponent's board shows the move (median; this machine's, in process).
 
@@ -50,10 +52,12 @@ class Watch:
         self.on = False
         self.decodes = 0
         self.reads = 0
+        self.statements: list[str] = []
         self.modules: set[str] = set()
 
     def start(self) -> None:
         self.decodes = self.reads = 0
+        self.statements = []
         self.modules = set()
         self.on = True
 
@@ -86,6 +90,34 @@ def wrap(watch: Watch) -> None:
         if name.startswith("games.") and getattr(module, "state_from_json", None) is decode:
             module.state_from_json = counting_decode
     tables.read_tables = counting_read
+
+    from django.db.backends import utils
+
+    execute, executemany = utils.CursorWrapper._execute, utils.CursorWrapper._executemany
+
+    def counting_execute(self, sql, *args):
+        if watch.on:
+            watch.statements.append(sql)
+        return execute(self, sql, *args)
+
+    def counting_executemany(self, sql, *args):
+        if watch.on:
+            watch.statements.append(sql)
+        return executemany(self, sql, *args)
+
+    utils.CursorWrapper._execute = counting_execute
+    utils.CursorWrapper._executemany = counting_executemany
+    if connection.vendor == "postgresql":  # BEGIN, COMMIT, SAVEPOINT...: round trips too
+        from psycopg import Connection
+
+        command = Connection._exec_command
+
+        def counting_command(self, sql, *args, **kwargs):
+            if watch.on:
+                watch.statements.append(sql.decode() if isinstance(sql, bytes) else str(sql))
+            return command(self, sql, *args, **kwargs)
+
+        Connection._exec_command = counting_command
     threading.setprofile(watch.profile)
     sys.setprofile(watch.profile)
 
@@ -115,7 +147,7 @@ async def one_way(way: str, application, users, watch: Watch, moves: int) -> dic
     from games.models import Match
 
     alice, bob = users
-    figures = {"decodes": [], "reads": [], "modules": set(), "ms": []}
+    figures = {"decodes": [], "reads": [], "statements": [], "modules": set(), "ms": []}
     for _ in range(moves):
         if way == "computer":
             match = await db(services.match_create_computer)(user=alice, strength="easy")
@@ -184,6 +216,7 @@ async def one_way(way: str, application, users, watch: Watch, moves: int) -> dic
         watch.on = False
         figures["decodes"].append(watch.decodes)
         figures["reads"].append(watch.reads)
+        figures["statements"].append(watch.statements)
         figures["modules"] |= watch.modules
         for socket in (page, mine, stream):
             if socket is not None:
@@ -206,16 +239,20 @@ async def run(moves: int) -> None:
     )()
     print("a move's decodes, rooms' reads and modules of games run (medians; wall ms until the")
     print("opponent's board shows it, in this process: the test client's and sockets' overhead in)")
-    print(f"{'way in':14} {'decodes':>8} {'reads':>6} {'modules':>8} {'ms p50':>7}")
+    print(f"{'way in':14} {'decodes':>8} {'reads':>6} {'SQL':>4} {'modules':>8} {'ms p50':>7}")
     for way in ("page socket", "page form", "API POST", "API socket", "computer"):
         figures = await one_way(way, application, users, watch, moves)
         print(
             f"{way:14} {statistics.median(figures['decodes']):8.0f} "
-            f"{statistics.median(figures['reads']):6.0f} {len(figures['modules']):8d} "
+            f"{statistics.median(figures['reads']):6.0f} "
+            f"{statistics.median(len(s) for s in figures['statements']):4.0f} "
+            f"{len(figures['modules']):8d} "
             f"{statistics.median(figures['ms']):7.1f}"
         )
         if os.environ.get("MODULES"):
             print("   ", " ".join(sorted(figures["modules"])))
+        if os.environ.get("SQL"):
+            print("\n".join(f"    {sql[:150]}" for sql in figures["statements"][-1]))
 
 
 def main() -> None:

@@ -143,6 +143,7 @@ def main() -> None:
         pids = [
             int(p.suffix[1:])
             for p in Path(args.profile).parent.glob(Path(args.profile).name + ".*")
+            if p.suffix[1:].isdigit()  # one file a web process, named by its pid
         ]
         print("\n".join(profile.report([Path(f"{args.profile}.{pid}") for pid in pids])))
 
