@@ -22,7 +22,7 @@ as nothing.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 
 from django.core.signals import setting_changed
 from django.dispatch import receiver
@@ -46,13 +46,29 @@ PUZZLE_BOARD = "puzzle_board.jinja"  # a puzzle's table: the same felt again
 PIECES = "pieces.jinja"
 
 
+class BoardEnvironment(Environment):
+    """Jinja2's environment, reading ``a.b`` of a dict as its key first. Jinja2 tries the
+    attribute first, and a dict has none of the board context's names: each such read
+    raised and caught an AttributeError before it found the key, a hundred times a board.
+    A name that is both a key and a method of dict (``items``) would read as the key: the
+    templates use none."""
+
+    def getattr(self, obj, attribute: str):
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 def environment(**options) -> Environment:
-    """The Jinja2 environment of settings.TEMPLATES: Django's gettext, the card faces, URLs and
-    static files."""
+    """The Jinja2 environment of settings.TEMPLATES: Django's gettext, the card faces, the
+    log's lines, URLs and static files."""
     options.update(extensions=["jinja2.ext.i18n"], undefined=ChainableUndefined)
-    env = Environment(**options)  # noqa: S701 - Django's backend turns autoescape on
+    env = BoardEnvironment(**options)  # noqa: S701 - Django's backend turns autoescape on
     env.install_gettext_translations(translation, newstyle=False)
-    env.globals.update(card=card, url=_url, static=static)
+    env.globals.update(card=card, hand_log_lines=hand_log_lines, url=_url, static=static)
     return env
 
 
@@ -90,15 +106,23 @@ def _language(language: str | None) -> dict:
         with translation.override(language):
             return translation.ngettext(singular, plural, number)
 
-    words = {"gettext": gettext, "ngettext": ngettext}
+    # ``_`` too: the i18n extension's own ``_`` only calls the context's ``gettext``; and
+    # the card faces, in this language without asking which is active at every card.
+    words = {
+        "gettext": gettext, "ngettext": ngettext, "_": gettext,
+        "card": partial(card, language=language),
+    }  # fmt: skip
     module = engines["jinja2"].env.get_template(PIECES).make_module(words)
     return {**words, "pieces": module}
 
 
-def card(card, extra_class: str = "", decorative: bool = False, label: str = "") -> SafeString:
+def card(
+    card, extra_class: str = "", decorative: bool = False, label: str = "", language: str = ""
+) -> SafeString:
     """A card's face (``pieces.jinja``'s ``face``): ``extra_class``, one more class on the card;
     ``decorative``, hidden from screen readers (a button around it says what it is); ``label``,
-    the words read out instead of its name.
+    the words read out instead of its name; ``language``, that of its words (the active one
+    unless given).
 
     A board shows up to a dozen cards and is rendered at every move for each kind of viewer, so
     each distinct face (card, options, words, language) is rendered once per process and
@@ -106,12 +130,29 @@ def card(card, extra_class: str = "", decorative: bool = False, label: str = "")
     # The words as markup, escaped once here whichever engine gave them: the macro leaves
     # them as they are.
     label = conditional_escape(label)
-    return _face(card.code, extra_class, bool(decorative), label, translation.get_language())
+    language = language or translation.get_language()
+    return _face(card.code, extra_class, bool(decorative), label, language)
 
 
 @lru_cache(maxsize=4096)
 def _face(code: str, extra_class: str, decorative: bool, label: str, language: str) -> SafeString:
     return SafeString(pieces(language).face(Card(code), extra_class, decorative, label))
+
+
+def hand_log_lines(log: list[dict]) -> SafeString:
+    """The hand's log as the board keeps it for the page (``pieces.jinja``'s ``log_line``, a
+    line each: ``sentences.hand_log``). A line stays the same from its move to the hand's
+    end, so each is rendered once per process and reused at every later move; its words are
+    worded already, so the line's markup is the same in every language."""
+    return SafeString(
+        "".join(_log_line(line["key"], line["kind"], line["mine"], line["text"]) for line in log)
+    )
+
+
+@lru_cache(maxsize=32_768)  # a hand's lines for every match a busy process serves, both seats
+def _log_line(key: str, kind: str, mine: bool, text: str) -> str:
+    line = {"key": key, "kind": kind, "mine": mine, "text": text}
+    return str(engines["jinja2"].env.get_template(PIECES).module.log_line(line))
 
 
 def _url(name: str, *args) -> str:
@@ -136,6 +177,7 @@ def _languages_changed(setting: str, **kwargs) -> None:
 def _forget_words() -> None:
     _language.cache_clear()
     _face.cache_clear()
+    _log_line.cache_clear()
 
 
 caches.register("board words", _forget_words)
