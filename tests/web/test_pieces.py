@@ -13,7 +13,7 @@ from django.utils.safestring import mark_safe
 from games import services
 from games.models import Match
 from games.presentation.board import board_context
-from games.presentation.jinja import pieces, render_board
+from games.presentation.jinja import hand_log_lines, pieces, render_board
 from games.public import PublicMatch, view_of
 from tests.support.matches import play_to_the_end, start
 
@@ -92,3 +92,20 @@ def test_a_piece_escapes_what_a_django_page_gives_it_once():
     page = tag.render(Context({"url": '<b id="x">Bo&b</b>', "path": mark_safe("/a&amp;b/")}))
     assert '<b id="x">' not in page and "&lt;b id=&#34;x&#34;&gt;Bo&amp;b&lt;/b&gt;" in page
     assert 'href="/a&amp;b/"' in page  # Django's safe string is left as it is
+
+
+def test_the_hands_log_is_kept_for_the_page_line_by_line_escaped_and_marked_as_before():
+    """The board's hidden log (``hand_log_lines``, each line rendered once per process): the
+    page reads its lines by key and kind, a player's own marked, the words escaped even when a
+    line comes again from the cache."""
+    log = [
+        {"key": "1-1", "kind": "deal", "mine": False, "text": "Hand 1: <b>al</b> deals"},
+        {"key": "1-2", "kind": "play", "mine": True, "text": "al plays the jack & ten"},
+    ]
+    expected = (
+        '<li data-key="1-1" class="log-deal">Hand 1: &lt;b&gt;al&lt;/b&gt; deals</li>'
+        '<li data-key="1-2" class="log-play mine">al plays the jack &amp; ten</li>'
+    )
+    assert hand_log_lines(log) == expected
+    assert hand_log_lines(log) == expected  # the second time from the process's memory
+    assert hand_log_lines([]) == ""
