@@ -175,9 +175,7 @@ class StreamConsumer(Dispatch, AsyncWebsocketConsumer):
         with translation.override(self.language):
             try:
                 authenticate_again(feed.token_id, "play")
-                move_submit(
-                    user=feed.user, match_id=feed.match_id, data=data, api=True, way="api_socket"
-                )
+                move_submit(user=feed.user, match_id=feed.match_id, data=data, way="api_socket")
             except Unreadable:
                 return {"code": "unreadable", "detail": _("That move could not be read")}
             except throttle.Throttled as refused:

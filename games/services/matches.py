@@ -249,11 +249,19 @@ class Moved(NamedTuple):
         return getattr(self.match, name)
 
 
+# The ways a move comes from the match page (of ``metrics.MOVE_WAYS``): not a bot account's.
+PAGE_WAYS = ("page_socket", "page_form")
+
+
 def move_apply(*, user, match_id: int, action: str, version: int, way: str = "") -> Moved:
     """Apply one action by ``user`` to the match, if it is theirs to make and still current.
-    ``way``: the edge it came through (``metrics.MOVE_WAYS``), kept on the move."""
+    ``way``: the edge it came through (``metrics.MOVE_WAYS``), kept on the move. A bot account
+    moves only through the API: its move from a page is refused (its settings come with the
+    locked match: no read of its own)."""
     with transaction.atomic():
         match, seat = match_locked_seat(match_id, user)
+        if way in PAGE_WAYS and is_bot(match.players[seat]):
+            raise NotAllowed("bot_api_only")
         moved = move_on_locked(match, seat, action, version, way=way)
     if moved is None:
         raise Conflict("too_late")

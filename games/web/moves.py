@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from django.core.exceptions import ValidationError
 
 from .. import metrics, services
-from ..models import is_bot
 from ..services import throttle
 from .forms import MoveForm
 
@@ -31,15 +30,11 @@ def frame_of(text: str | None) -> dict:
     return content
 
 
-def move_submit(
-    *, user, match_id: int, data: Mapping, api: bool = False, way: str = "page_form"
-) -> services.Moved:
+def move_submit(*, user, match_id: int, data: Mapping, way: str = "page_form") -> services.Moved:
     """Apply the move in ``data`` (``action``, ``version``) for ``user``. Raises Unreadable,
-    throttle.Throttled or a services.GameError; nothing changes then. A bot account moves
-    only through the API (``api``). ``way``: the edge it came through, as the metrics count
-    moves (``metrics.MOVE_WAYS``)."""
-    if not api and is_bot(user):
-        raise services.NotAllowed("bot_api_only")
+    throttle.Throttled or a services.GameError; nothing changes then. ``way``: the edge it
+    came through, as the metrics count moves (``metrics.MOVE_WAYS``); a bot account's move
+    from the page is refused (``services.move_apply``)."""
     move = _read(data)
     throttle.move(user)
     moved = services.move_apply(user=user, match_id=match_id, **move, way=way)

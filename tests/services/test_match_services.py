@@ -13,7 +13,15 @@ from django.db import connection
 from games import services
 from games.db import selectors
 from games.engine import Action, legal_actions, replay, state_from_json
-from games.models import EndReason, Match, MatchStatus, Move, PlayerRating, RatingChange
+from games.models import (
+    EndReason,
+    Match,
+    MatchStatus,
+    Move,
+    PlayerRating,
+    PlayerSettings,
+    RatingChange,
+)
 from tests.support.matches import both_acted, play_to_the_end, resign
 
 pytestmark = pytest.mark.django_db
@@ -114,6 +122,20 @@ def test_a_stale_version_is_refused(active):
     with pytest.raises(services.Conflict, match="stale"):
         services.move_apply(user=user, match_id=active.pk, action=text, version=1)
     assert unchanged(active, before)
+
+
+def test_a_bot_accounts_move_is_refused_from_the_page_and_made_through_the_api(active):
+    user = player_to_act(active)
+    PlayerSettings.objects.update_or_create(user=user, defaults={"bot": True})
+    text = str(legal_actions(active.state)[0])
+    before = snapshot_of(active)
+    for way in ("page_socket", "page_form"):
+        with pytest.raises(services.NotAllowed, match="bot_api_only"):
+            services.move_apply(user=user, match_id=active.pk, action=text, version=1, way=way)
+    assert unchanged(active, before)
+    moved = services.move_apply(user=user, match_id=active.pk, action=text, version=1,
+                                way="api_socket")  # fmt: skip
+    assert moved.version == 2
 
 
 def test_a_non_participant_cannot_act(active, carol):

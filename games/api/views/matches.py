@@ -94,7 +94,7 @@ def move(request, match_id: Id, payload: MoveIn):
     caller's view as ``GET matches/<id>/view`` answers it)."""
     try:
         moved = move_submit(
-            user=request.user, match_id=match_id, data=payload.dict(), api=True, way="api_post"
+            user=request.user, match_id=match_id, data=payload.dict(), way="api_post"
         )
     except services.Conflict as refused:
         if refused.code != "stale":
