@@ -1,0 +1,128 @@
+"""The board's rendering alone, steadier than a move's: one match played with seeded deals and
+seeded moves, then every board of it rendered for both seats as the socket renders it
+(``MatchConsumer.render``: the context and Jinja2), ``--repeat`` times each. Prints the CPU
+time per board (median and mean over the boards, ``time.process_time``) and the function
+calls per board (cProfile's count: the same at every run of the same code, whatever the
+machine's load).
+
+``--dump FILE`` writes every board, in order, to compare two commits' markup; the seconds of a
+countdown change from one run to the next and are left out of the comparison:
+
+    DATABASE_URL=postgres://euchre:euchre@127.0.0.1:5432/euchre \\
+    .venv/bin/python bench/boards.py [--moves 60] [--repeat 20] [--dump /tmp/boards.txt]
+
+It makes a database of its own (``<name>_bench_boards``), dropped and created afresh at each
+run. Run it from a worktree of the commit to compare against (copy this file there), the two
+alternated in one sitting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.load import fresh_database  # noqa: E402
+
+COUNTDOWN = re.compile(r'data-countdown="\d+"|<span data-countdown-text>[^<]*<')
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=60, help="moves of the match at most")
+    parser.add_argument("--repeat", type=int, default=20, help="renders of each board")
+    parser.add_argument("--dump", metavar="FILE", help="write every board to FILE")
+    args = parser.parse_args()
+    env = {**os.environ, "DEBUG": "0", "DJANGO_SETTINGS_MODULE": "euchre_site.settings"}
+    env.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
+    if not env.get("DATABASE_URL"):
+        sys.exit("Set DATABASE_URL (PostgreSQL): the benchmark runs production-style")
+    env["DATABASE_URL"] = fresh_database(env["DATABASE_URL"], "bench_boards")
+    env.pop("REDIS_URL", None)  # pushes go nowhere: only the rendering is measured
+    env["MOVE_LIMIT_PER_10_SECONDS"] = "1000000"
+    os.environ.update(env)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from games.engine import legal_actions
+    from games.realtime import consumers
+    from games.realtime.tables import Table, read_tables
+    from games.services import events
+    from games.services import matches as match_services
+    from games.web.moves import move_submit
+
+    events._send = lambda *args, **kwargs: None  # the push goes nowhere
+    deals = random.Random(7)  # the same deals at every run
+    match_services.new_seed = lambda: deals.getrandbits(128)
+    users = get_user_model().objects
+    a, b = users.create_user("boards_a"), users.create_user("boards_b")
+    match = services.match_create(user=a, move_seconds=None)
+    match = services.match_join(user=b, match_id=match.pk)
+
+    def socket(user) -> consumers.MatchConsumer:
+        consumer = consumers.MatchConsumer()
+        consumer.user, consumer.match_id = user, match.pk
+        consumer.language, consumer.base_url = "en", "http://127.0.0.1:8000"
+        consumer.casual_for_you = False
+        return consumer
+
+    sockets = {match.seat_of(user): socket(user) for user in (a, b)}
+    moves = random.Random(1)  # the same moves at every run
+    table = read_tables([match.pk], [match.pk], set())[match.pk].table
+    boards = []
+    for _ in range(args.moves):
+        if match.is_over:
+            break
+        seat = match.state.turn
+        action = str(moves.choice(legal_actions(match.state)))
+        content = {"action": action, "version": match.version}
+        moved = move_submit(user=sockets[seat].user, match_id=match.pk, data=content)
+        match = moved.match
+        table = Table.after(moved, table, table.match.ratings)
+        boards += [(table, seat), (table, seat ^ 1)]
+
+    def render(table, seat) -> str:
+        return sockets[seat].render(table, seat)
+
+    spent = []
+    for table, seat in boards:
+        render(table, seat)  # its words and faces remembered, as in a serving process
+        began = time.process_time()
+        for _ in range(args.repeat):
+            render(table, seat)
+        spent.append((time.process_time() - began) / args.repeat)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for table, seat in boards:
+        render(table, seat)
+    profiler.disable()
+    calls = pstats.Stats(profiler).total_calls
+    print(f"{len(boards)} boards of one match ({len(boards) // 2} moves), "
+          f"{args.repeat} renders each")  # fmt: skip
+    print(f"CPU per board     median {statistics.median(spent) * 1000:.3f} ms  "
+          f"mean {statistics.fmean(spent) * 1000:.3f} ms")  # fmt: skip
+    print(f"function calls    {calls / len(boards):.0f} per board")
+    if args.dump:
+        with open(args.dump, "w") as out:
+            for table, seat in boards:
+                out.write(COUNTDOWN.sub("(countdown)", render(table, seat)) + "\n")
+
+
+if __name__ == "__main__":
+    main()
