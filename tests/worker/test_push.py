@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from games import services, tasks
-from games.models import Match, MatchStatus, PlayerSettings, PushSubscription
+from games.models import Arena, Match, MatchStatus, PlayerSettings, PushSubscription
 from games.services import push
 from tests.support.mail import address_confirmed
 from tests.support.matches import pass_if_allowed, start
@@ -141,12 +142,16 @@ def test_every_kind_goes_once_in_the_players_language_with_nothing_hidden(
     nothing_hidden(message, Match.objects.get(pk=live.pk))
     services.match_resign(user=bob, match_id=live.pk)
 
-    # An arena he joined starts.
+    # An arena he joined starts. Announced for later, so that its own start task is not due
+    # and the worker cannot start it (and tell its players) before he has joined; then its
+    # start time comes, and it starts.
     arena = services.arena_create(
-        user=moderators_group_member(), name="Friday arena", starts_at=timezone.now(), minutes=30
-    )
+        user=moderators_group_member(), name="Friday arena",
+        starts_at=timezone.now() + timedelta(minutes=10), minutes=30,
+    )  # fmt: skip
     services.arena_join(user=bob, arena_id=arena.pk)
-    services.arena_start(arena_id=arena.pk)
+    Arena.objects.filter(pk=arena.pk).update(starts_at=timezone.now())
+    assert services.arena_start(arena_id=arena.pk)
     said(
         service.next_message(),
         in_thai("The arena %(arena)s has started", arena="Friday arena"),
