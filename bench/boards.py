@@ -9,7 +9,8 @@ machine's load).
 countdown change from one run to the next and are left out of the comparison:
 
     DATABASE_URL=postgres://euchre:euchre@127.0.0.1:5432/euchre \\
-    .venv/bin/python bench/boards.py [--moves 60] [--repeat 20] [--dump /tmp/boards.txt]
+    .venv/bin/python bench/boards.py [--moves 60] [--repeat 20] [--dump /tmp/boards.txt] \\
+        [--language th]
 
 It makes a database of its own (``<name>_bench_boards``), dropped and created afresh at each
 run. Run it from a worktree of the commit to compare against (copy this file there), the two
@@ -20,12 +21,10 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import pstats
 import random
 import re
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import fresh_database  # noqa: E402
+from bench.load import in_process_env  # noqa: E402
 
 COUNTDOWN = re.compile(r'data-countdown="\d+"|<span data-countdown-text>[^<]*<')
 
@@ -43,16 +42,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=60, help="moves of the match at most")
     parser.add_argument("--repeat", type=int, default=20, help="renders of each board")
     parser.add_argument("--dump", metavar="FILE", help="write every board to FILE")
+    parser.add_argument("--language", default="en", help="the viewers' language (en, my, th...)")
     args = parser.parse_args()
-    env = {**os.environ, "DEBUG": "0", "DJANGO_SETTINGS_MODULE": "euchre_site.settings"}
-    env.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
-    if not env.get("DATABASE_URL"):
-        sys.exit("Set DATABASE_URL (PostgreSQL): the benchmark runs production-style")
-    env["DATABASE_URL"] = fresh_database(env["DATABASE_URL"], "bench_boards")
-    env.pop("REDIS_URL", None)  # pushes go nowhere: only the rendering is measured
-    env["MOVE_LIMIT_PER_10_SECONDS"] = "1000000"
-    os.environ.update(env)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    in_process_env("bench_boards")
 
     import django
 
@@ -78,7 +70,7 @@ def main() -> None:
     def socket(user) -> consumers.MatchConsumer:
         consumer = consumers.MatchConsumer()
         consumer.user, consumer.match_id = user, match.pk
-        consumer.language, consumer.base_url = "en", "http://127.0.0.1:8000"
+        consumer.language, consumer.base_url = args.language, "http://127.0.0.1:8000"
         consumer.casual_for_you = False
         return consumer
 

@@ -19,10 +19,8 @@ dropped and created afresh at each run.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import fresh_database  # noqa: E402
+from bench.load import in_process_env  # noqa: E402
 
 STAGES = ["session check", "move_submit", "mover's board", "opponent: read", "opponent's board"]
 
@@ -41,17 +39,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=60, help="moves per match at most")
     parser.add_argument("--profile", metavar="FILE", help="cProfile the moves into FILE")
     args = parser.parse_args()
-    env = {**os.environ, "DEBUG": "0", "DJANGO_SETTINGS_MODULE": "euchre_site.settings"}
-    env.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
-    if not env.get("DATABASE_URL"):
-        sys.exit("Set DATABASE_URL (PostgreSQL): the benchmark runs production-style")
-    env["DATABASE_URL"] = fresh_database(env["DATABASE_URL"], "bench_moves")
-    env.pop("REDIS_URL", None)  # pushes go nowhere: only this process's work is measured
-    # Moves come back to back here, far faster than the limit lets a player move; it is still
-    # counted (the cache is this process's memory without Redis).
-    env["MOVE_LIMIT_PER_10_SECONDS"] = "1000000"
-    os.environ.update(env)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    in_process_env("bench_moves")  # no Redis: only this process's work is measured
 
     import django
 

@@ -43,7 +43,7 @@ this process's own lateness, the bare view), ``restart`` (the deploy with every 
 and ``cli`` (the options, the run, the printed report).
 """
 
-# Kept light: bench/moves.py imports this for its database alone.
-from .servers import fresh_database
+# Kept light: bench/moves.py and bench/boards.py import this for their database alone.
+from .servers import fresh_database, in_process_env
 
-__all__ = ["fresh_database"]
+__all__ = ["fresh_database", "in_process_env"]

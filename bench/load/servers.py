@@ -32,6 +32,25 @@ def fresh_database(url: str, suffix: str = "bench") -> str:
     return f"{base}/{bench}"
 
 
+def in_process_env(name: str) -> None:
+    """This process set up to run the site's code itself (no server), production-style, on a
+    database of its own (``<name>_<suffix>``, made afresh and migrated): DEBUG off, and no
+    Redis, so pushes go nowhere and only this process's work is measured. Moves come back to
+    back, far faster than the limit lets a player move: the limit is lifted, and still counted
+    (in this process's memory). Exits if ``DATABASE_URL`` (PostgreSQL) is not set. Call it
+    before ``django.setup()``."""
+    env = {**os.environ, "DEBUG": "0", "DJANGO_SETTINGS_MODULE": "euchre_site.settings"}
+    env.setdefault("SECRET_KEY", "bench-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
+    if not env.get("DATABASE_URL"):
+        sys.exit("Set DATABASE_URL (PostgreSQL): the benchmark runs production-style")
+    env["DATABASE_URL"] = fresh_database(env["DATABASE_URL"], name)
+    env["MOVE_LIMIT_PER_10_SECONDS"] = "1000000"
+    env.pop("REDIS_URL", None)
+    os.environ.clear()  # REDIS_URL gone from this process too, not only from the migration's
+    os.environ.update(env)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+
+
 def production_env(name: str = "bench") -> dict[str, str]:
     """The environment a bench serves the site with: docs/OPERATING.md's production settings on a
     database of its own (``<name>_<suffix>``, made afresh and migrated) and an emptied Redis
