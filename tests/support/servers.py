@@ -141,8 +141,11 @@ class Worker:
         env: dict[str, str],
         server: Server | None = None,
         lines: queue.Queue[str] | None = None,
+        interval: float = 0.05,
+        verbosity: int = 1,
     ):
         self.env = {"WORKER_BEAT_SECONDS": "0.2", "WORKER_DEAD_AFTER_SECONDS": "1.5", **env}
+        self.interval, self.verbosity = interval, verbosity
         if server is not None:  # its pushes reach that server's sockets (`make run` does this)
             self.env["PUSH_RELAY_URL"] = server.url
         self.process: subprocess.Popen | None = None
@@ -155,12 +158,12 @@ class Worker:
             "manage.py",
             "run_worker",
             "--interval",
-            "0.05",
+            str(self.interval),
             "--queue-name",
             "*",
         ]
         self.process = subprocess.Popen(
-            [*command, "--no-startup-delay", "--verbosity", "1"],
+            [*command, "--no-startup-delay", "--verbosity", str(self.verbosity)],
             cwd=ROOT,
             env=self.env,
             stdout=subprocess.PIPE,

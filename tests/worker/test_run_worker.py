@@ -6,15 +6,30 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection, transaction
 from django.utils import timezone
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from games.management.commands.run_worker import Worker, prune_finished, requeue_orphans
+from games.management.commands.run_worker import (
+    WAKE_CHANNEL,
+    Wakeup,
+    Worker,
+    prune_finished,
+    queue_again,
+    requeue_orphans,
+)
 from games.models import Match, MatchStatus, WorkerBeat
-from games.tasks import computer_move
+from games.tasks import challenge_lapse, computer_move
 from tests.support.matches import start
+from tests.support.servers import Worker as WorkerProcess
+from tests.support.servers import server_env
 from tests.support.tasks import queued, run_due_tasks
+
+postgresql = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="PostgreSQL's notices: runs in CI's DATABASE_URL pass (SQLite's workers look)",
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -113,13 +128,66 @@ def test_an_idle_worker_looks_again_when_the_next_task_comes_due_not_a_whole_int
         queue_names=["default"], excluded_queue_names=[], interval=0.2, batch=False,
         backend_name="default", startup_delay=False, max_tasks=None, worker_id="idle",
     )  # fmt: skip
-    assert worker.interval == 0.2  # nothing waiting: the whole interval
+    assert worker.until_next_due(0.2) == 0.2  # nothing waiting: the whole interval
     computer_move.using(run_after=timezone.now() + timedelta(seconds=5)).enqueue(1, 1)
-    assert worker.interval == 0.2  # due after the interval: no sooner look
+    assert worker.until_next_due(0.2) == 0.2  # due after the interval: no sooner look
     computer_move.using(
         queue_name="analysis", run_after=timezone.now() + timedelta(seconds=0.05)
     ).enqueue(1, 1)
-    assert worker.interval == 0.2  # another queue's task: not this worker's
+    assert worker.until_next_due(0.2) == 0.2  # another queue's task: not this worker's
     computer_move.using(run_after=timezone.now() + timedelta(seconds=0.08)).enqueue(1, 2)
-    assert 0 < worker.interval <= 0.08  # the next look is when it comes due
+    assert 0 < worker.until_next_due(0.2) <= 0.08  # the next look is when it comes due
     assert in_this_process("batch").interval == 0  # --interval 0 stays 0
+
+
+def notices(listening, sentinel: str) -> list[str]:
+    """The notices ``listening`` hears until ``sentinel``, which the test sends itself: those of
+    every transaction committed before it come first (PostgreSQL sends them in commit order)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [WAKE_CHANNEL, sentinel])
+    heard = []
+    for notice in listening.notifies():
+        if notice.payload == sentinel:
+            return heard
+        heard.append(notice.channel)
+
+
+@postgresql
+@pytest.mark.django_db(transaction=True)  # a notice is sent as its transaction commits
+def test_a_task_queued_again_or_brought_forward_wakes_the_workers_and_one_taken_does_not():
+    wakeup = Wakeup()
+    assert wakeup.ready()  # PostgreSQL: it listens
+    try:
+        result = computer_move.enqueue(1, 1)
+        assert notices(wakeup.listening, "after the task was queued") == [WAKE_CHANNEL]
+        row = DBTaskResult.objects.get(pk=result.id)
+        row.claim("a worker")  # RUNNING: nothing for the others to wake for
+        assert notices(wakeup.listening, "after the task was taken") == []
+        assert queue_again([row.pk]) == 1  # its worker died: READY again
+        assert notices(wakeup.listening, "after the task was queued again") == [WAKE_CHANNEL]
+        later = computer_move.using(run_after=timezone.now() + timedelta(hours=1)).enqueue(1, 4)
+        assert notices(wakeup.listening, "after a task due later was queued") == [WAKE_CHANNEL]
+        DBTaskResult.objects.filter(pk=later.id).update(run_after=timezone.now())
+        assert notices(wakeup.listening, "after it was brought forward") == [WAKE_CHANNEL]
+        with transaction.atomic():  # two in one transaction: one notice
+            computer_move.enqueue(1, 2)
+            computer_move.enqueue(1, 3)
+        assert notices(wakeup.listening, "after two tasks were queued") == [WAKE_CHANNEL]
+    finally:
+        wakeup.close()
+
+
+@postgresql
+@pytest.mark.django_db(transaction=True)
+def test_an_idle_worker_starts_a_task_as_it_is_queued_not_at_its_next_look():
+    """A worker that looks for work every ten minutes still starts a task the moment it is
+    queued: PostgreSQL wakes it (on SQLite it looks every --interval, 0.2 s by default)."""
+    worker = WorkerProcess(server_env(), interval=600, verbosity=2).start()
+    try:
+        for number in range(2):  # idle from its start, then idle after a task
+            worker.wait_for_line("waiting for a task queued or due, at most 600.00 s")
+            result = challenge_lapse.enqueue(10_000 + number)  # no such challenge: done at once
+            assert "state=RUNNING" in worker.wait_for_line(f"Task id={result.id} ", timeout=60)
+            assert "state=SUCCESSFUL" in worker.wait_for_line(f"Task id={result.id} ")
+    finally:
+        worker.stop()

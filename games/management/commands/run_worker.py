@@ -20,11 +20,13 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import random
 import socket
 import threading
 import time
 from datetime import timedelta
 
+import psycopg
 from django.conf import settings
 from django.db import (
     DatabaseError,
@@ -101,26 +103,92 @@ def prune_finished() -> int:
     return old.delete()[0]
 
 
+# The channel on which PostgreSQL tells the workers that a task was queued (games/migrations/
+# 0045_task_wakeup.py), and how long a worker woken by it waits at most without a look (should a
+# notice be missed: the listening connection lost and made again).
+WAKE_CHANNEL = "games_tasks"
+LONGEST_WAIT_LISTENING = 5.0
+
+
+class Wakeup:
+    """PostgreSQL's notices of tasks queued, on a connection of the worker's own: ``wait``
+    returns at the first notice, or when the time it was given has passed."""
+
+    def __init__(self) -> None:
+        self.listening = None  # the connection that LISTENs, once made
+
+    def ready(self) -> bool:
+        """Whether this worker can be woken (PostgreSQL). The first call makes the connection;
+        a task queued before it listened is found by the look that follows."""
+        if connection.vendor != "postgresql":
+            return False
+        if self.listening is None or self.listening.closed:
+            params = connection.get_connection_params()
+            for django_only in ("cursor_factory", "context"):
+                params.pop(django_only, None)
+            try:
+                self.listening = psycopg.connect(**params, autocommit=True)
+                self.listening.execute(f"LISTEN {WAKE_CHANNEL}")
+            except psycopg.Error:
+                log.warning("cannot listen for queued tasks: looking instead", exc_info=True)
+                self.close()
+                return False
+        return True
+
+    def wait(self, seconds: float) -> bool:
+        """Until a task is queued (any notice since the last wait counts) or ``seconds``;
+        whether a notice came."""
+        try:
+            woken = any(True for _ in self.listening.notifies(timeout=seconds, stop_after=1))
+            for _ in self.listening.notifies(timeout=0):  # the others that came meanwhile
+                pass
+        except psycopg.Error:
+            log.warning("lost the connection that listens for queued tasks", exc_info=True)
+            self.close()
+            time.sleep(seconds)
+            return False
+        return woken
+
+    def close(self) -> None:
+        if self.listening is not None:
+            with contextlib.suppress(psycopg.Error):
+                self.listening.close()
+        self.listening = None
+
+
 class Worker(db_worker.Worker):
-    """db_worker's, which looks for due tasks every ``interval`` seconds when it has none:
-    this one looks again sooner when a task comes due sooner (a computer's move, 0.8 s after
-    the player's), so that it starts on time rather than up to ``interval`` late."""
+    """db_worker's, which looks for due tasks every ``interval`` seconds when it has none.
+    This one waits instead until a task is queued (PostgreSQL wakes it: ``Wakeup``) or the next
+    one comes due (a computer's move, 0.8 s after the player's), so that it starts on time
+    rather than up to ``interval`` late, and looks no more than that when idle. Without
+    PostgreSQL's notices it looks every ``interval`` seconds, and sooner for a task due sooner."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.wakeup = Wakeup()
 
     @property
     def interval(self) -> float:
-        """What db_worker sleeps when it found no task due: until the next one comes due, at
-        most the interval it was given."""
-        return self.until_next_due()
+        """What db_worker sleeps when it found no task due. Woken by PostgreSQL, the worker
+        waits here (until a notice or the next task due) and db_worker then sleeps nothing;
+        otherwise until the next task due, at most the interval it was given."""
+        if not self.longest_sleep:
+            return 0.0  # (0: db_worker's "no startup delay", and a busy loop if asked for)
+        if self.batch or not self.wakeup.ready():
+            return self.until_next_due(self.longest_sleep)
+        wait = self.until_next_due(max(self.longest_sleep, LONGEST_WAIT_LISTENING))
+        log.debug("waiting for a task queued or due, at most %.2f s", wait)
+        self.wakeup.wait(wait)
+        return 0.0
 
     @interval.setter
     def interval(self, value: float) -> None:
         self.longest_sleep = value
 
-    def until_next_due(self) -> float:
-        if not self.longest_sleep:
-            return 0.0  # (0: db_worker's "no startup delay", and a busy loop if asked for)
+    def until_next_due(self, longest: float) -> float:
+        """Seconds until the next task of this worker's queues comes due, at most ``longest``."""
         now = timezone.now()
-        horizon = now + timedelta(seconds=self.longest_sleep)
+        horizon = now + timedelta(seconds=longest)
         soonest = (
             self.waiting.filter(run_after__gt=now, run_after__lt=horizon)
             .order_by("run_after")
@@ -128,8 +196,8 @@ class Worker(db_worker.Worker):
             .first()
         )
         if soonest is None:
-            return self.longest_sleep
-        return min(self.longest_sleep, max(0.0, (soonest - now).total_seconds()))
+            return longest
+        return min(longest, max(0.0, (soonest - now).total_seconds()))
 
     @property
     def waiting(self):
@@ -148,6 +216,9 @@ class Worker(db_worker.Worker):
         resumed = services.clocks_resume()
         if resumed:
             log.info("queued the clock task of %d match(es) that had none", resumed)
+        if self.startup_delay and self.longest_sleep:  # db_worker's, which reads ``interval``
+            time.sleep(random.random())  # noqa: S311 (workers started together look apart)
+        self.startup_delay = False
         stop = threading.Event()
         if self.batch:  # runs what is due and exits: one sweep first, no heartbeat thread
             requeue_orphans()
@@ -159,6 +230,7 @@ class Worker(db_worker.Worker):
             self._run_while_the_database_comes_back()
         finally:
             stop.set()
+            self.wakeup.close()
             with contextlib.suppress(DatabaseError):
                 WorkerBeat.objects.filter(worker_id=self.worker_id).delete()
 
@@ -260,6 +332,8 @@ class Command(db_worker.Command):
 
     def handle(self, *, verbosity: int, queue_name: str, exclude_queues: str, **options) -> None:
         self.configure_logging(verbosity)
+        if verbosity > 1:  # db_worker's own lines of debug, and this worker's (its waits)
+            log.setLevel(logging.DEBUG)
         worker = Worker(
             queue_names=queue_name.split(","),
             excluded_queue_names=exclude_queues.split(",") if exclude_queues else [],
