@@ -66,7 +66,10 @@ def live_server_url(django_db_setup, django_db_blocker):
     forget_rate_limits()
     server = Server(env)
     server.start()
-    worker = Worker(env, server).start()  # the computer's turns and the clocks, as `make run` has
+    # The computer's turns and the clocks, as `make run` has, its heartbeat at production's
+    # pace: no browser test stops it, so none waits for it to be found dead.
+    beats = {"WORKER_BEAT_SECONDS": "2", "WORKER_DEAD_AFTER_SECONDS": "10"}
+    worker = Worker({**env, **beats}, server).start()
     yield server.url
     worker.stop()
     server.stop()
@@ -92,11 +95,18 @@ def browser():
 
 @pytest.fixture
 def new_page(browser, request):
-    """Pages in fresh browser contexts (one per player); each is photographed at the end."""
+    """Pages in fresh browser contexts (one per player); each is photographed at the end.
+    They run the site's service worker only if asked (``service_worker``): each fresh context
+    installs it anew, fetching every static file of the site into its cache, and only the
+    installed app (tests/e2e/test_installed_app.py) and the settings' Web Push section use
+    it. A page without one is the site as a browser shows it before its worker is in."""
     contexts = []
 
-    def make(width: int = 1000, height: int = 800, logged_in=None):
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def make(width: int = 1000, height: int = 800, logged_in=None, service_worker=False):
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            service_workers="allow" if service_worker else "block",
+        )
         contexts.append(context)
         if logged_in is not None:  # a session cookie, as if the user had logged in
             client = Client()

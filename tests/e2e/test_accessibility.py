@@ -133,7 +133,8 @@ def test_every_page_meets_wcag_aa_at_both_widths_in_three_languages(
     for code in LANGUAGES:
         pages = {
             "anonymous": (new_page(), {path: path for path in anonymous}),
-            "alice": (new_page(logged_in=alice), as_alice),
+            # The settings' Web Push section says "on" or "off" once the worker is in.
+            "alice": (new_page(logged_in=alice, service_worker=True), as_alice),
             "bob": (new_page(logged_in=bob), as_bob),
         }
         for page, paths in pages.values():
