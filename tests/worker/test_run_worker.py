@@ -9,7 +9,7 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 from django_tasks.base import TaskResultStatus
-from django_tasks_db.models import DBTaskResult
+from django_tasks_db.models import DBTaskResult, get_date_max
 
 from games.management.commands.run_worker import (
     WAKE_CHANNEL,
@@ -141,7 +141,7 @@ def test_an_idle_worker_looks_again_when_the_next_task_comes_due_not_a_whole_int
 
 
 def notices(listening, sentinel: str) -> list[str]:
-    """The notices ``listening`` hears until ``sentinel``, which the test sends itself: those of
+    """What ``listening`` hears until ``sentinel``, which the test sends itself: the notices of
     every transaction committed before it come first (PostgreSQL sends them in commit order)."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_notify(%s, %s)", [WAKE_CHANNEL, sentinel])
@@ -149,30 +149,34 @@ def notices(listening, sentinel: str) -> list[str]:
     for notice in listening.notifies():
         if notice.payload == sentinel:
             return heard
-        heard.append(notice.channel)
+        heard.append(notice.payload)
 
 
 @postgresql
 @pytest.mark.django_db(transaction=True)  # a notice is sent as its transaction commits
 def test_a_task_queued_again_or_brought_forward_wakes_the_workers_and_one_taken_does_not():
+    """Each notice says the task's queue and when it is due (nothing: at once)."""
     wakeup = Wakeup()
     assert wakeup.ready()  # PostgreSQL: it listens
     try:
         result = computer_move.enqueue(1, 1)
-        assert notices(wakeup.listening, "after the task was queued") == [WAKE_CHANNEL]
+        assert notices(wakeup.listening, "after the task was queued") == ["default "]
         row = DBTaskResult.objects.get(pk=result.id)
         row.claim("a worker")  # RUNNING: nothing for the others to wake for
         assert notices(wakeup.listening, "after the task was taken") == []
         assert queue_again([row.pk]) == 1  # its worker died: READY again
-        assert notices(wakeup.listening, "after the task was queued again") == [WAKE_CHANNEL]
-        later = computer_move.using(run_after=timezone.now() + timedelta(hours=1)).enqueue(1, 4)
-        assert notices(wakeup.listening, "after a task due later was queued") == [WAKE_CHANNEL]
-        DBTaskResult.objects.filter(pk=later.id).update(run_after=timezone.now())
-        assert notices(wakeup.listening, "after it was brought forward") == [WAKE_CHANNEL]
-        with transaction.atomic():  # two in one transaction: one notice
-            computer_move.enqueue(1, 2)
+        assert notices(wakeup.listening, "after the task was queued again") == ["default "]
+        due = timezone.now() + timedelta(hours=1)
+        later = computer_move.using(run_after=due, queue_name="analysis").enqueue(1, 4)
+        [said] = notices(wakeup.listening, "after a task due later was queued")
+        queue, when = said.split(" ")
+        assert queue == "analysis" and float(when) == pytest.approx(due.timestamp(), abs=1e-3)
+        DBTaskResult.objects.filter(pk=later.id).update(run_after=get_date_max())
+        assert notices(wakeup.listening, "after it was brought forward") == ["analysis "]
+        with transaction.atomic():  # two due at once in one transaction: one notice (the
+            computer_move.enqueue(1, 2)  # same words are sent once), and one look finds both
             computer_move.enqueue(1, 3)
-        assert notices(wakeup.listening, "after two tasks were queued") == [WAKE_CHANNEL]
+        assert notices(wakeup.listening, "after two tasks were queued") == ["default "]
     finally:
         wakeup.close()
 

@@ -135,19 +135,23 @@ class Wakeup:
                 return False
         return True
 
-    def wait(self, seconds: float) -> bool:
-        """Until a task is queued (any notice since the last wait counts) or ``seconds``;
-        whether a notice came."""
+    def wait(self, seconds: float) -> list[tuple[str, float | None]]:
+        """The notices that come within ``seconds`` (at least one, unless none came): each task's
+        queue and when it is due (seconds since the epoch; None: at once)."""
         try:
-            woken = any(True for _ in self.listening.notifies(timeout=seconds, stop_after=1))
-            for _ in self.listening.notifies(timeout=0):  # the others that came meanwhile
-                pass
+            heard = list(self.listening.notifies(timeout=seconds, stop_after=1))
+            if heard:  # and the others that came meanwhile
+                heard += self.listening.notifies(timeout=0)
         except psycopg.Error:
             log.warning("lost the connection that listens for queued tasks", exc_info=True)
             self.close()
             time.sleep(seconds)
-            return False
-        return woken
+            return []
+        tasks = []
+        for notice in heard:
+            queue, _, due = notice.payload.partition(" ")
+            tasks.append((queue, float(due) if due else None))
+        return tasks
 
     def close(self) -> None:
         if self.listening is not None:
@@ -158,9 +162,9 @@ class Wakeup:
 
 class Worker(db_worker.Worker):
     """db_worker's, which looks for due tasks every ``interval`` seconds when it has none.
-    This one waits instead until a task is queued (PostgreSQL wakes it: ``Wakeup``) or the next
-    one comes due (a computer's move, 0.8 s after the player's), so that it starts on time
-    rather than up to ``interval`` late, and looks no more than that when idle. Without
+    This one waits instead until a task is due: PostgreSQL tells it of each task queued and
+    when it is due (``Wakeup``), so that it starts a task due at once at once, and one due later
+    (a computer's move, 0.8 s after the player's) on time, with no look in between. Without
     PostgreSQL's notices it looks every ``interval`` seconds, and sooner for a task due sooner."""
 
     def __init__(self, *args, **kwargs) -> None:
@@ -178,8 +182,18 @@ class Worker(db_worker.Worker):
             return self.until_next_due(self.longest_sleep)
         wait = self.until_next_due(max(self.longest_sleep, LONGEST_WAIT_LISTENING))
         log.debug("waiting for a task queued or due, at most %.2f s", wait)
-        self.wakeup.wait(wait)
+        wake_at = time.time() + wait  # a task's run_after is of the clock of the one who queued
+        while (left := wake_at - time.time()) > 0:
+            for queue, due in self.wakeup.wait(left):
+                if self.takes(queue):  # due later: no look until then
+                    wake_at = min(wake_at, 0.0 if due is None else due)
         return 0.0
+
+    def takes(self, queue: str) -> bool:
+        """Whether this worker runs the tasks of ``queue``."""
+        if queue in self.excluded_queue_names:
+            return False
+        return self.process_all_queues or queue in self.queue_names
 
     @interval.setter
     def interval(self, value: float) -> None:
