@@ -325,6 +325,10 @@ HEALTHZ_LAYER_TIMEOUT_SECONDS = float(os.environ.get("HEALTHZ_LAYER_TIMEOUT_SECO
 # and the tasks it had taken are queued again.
 WORKER_BEAT_SECONDS = float(os.environ.get("WORKER_BEAT_SECONDS", "2"))
 WORKER_DEAD_AFTER_SECONDS = float(os.environ.get("WORKER_DEAD_AFTER_SECONDS", "10"))
+# On PostgreSQL an idle worker waits for the database's notice of a task queued (LISTEN) rather
+# than looking every --interval. A pooler in transaction mode (PgBouncer's) drops what LISTEN
+# asks for: set 0 behind one, and the workers look as they do on SQLite.
+WORKER_LISTEN = os.environ.get("WORKER_LISTEN", "1") == "1"
 # /metrics (Prometheus's text format) answers only requests bearing this token; unset, the
 # address is off. Its figures are gathered across processes through PROMETHEUS_MULTIPROC_DIR,
 # which prometheus-client reads itself (games/metrics.py).

@@ -181,6 +181,18 @@ def test_a_task_queued_again_or_brought_forward_wakes_the_workers_and_one_taken_
         wakeup.close()
 
 
+def test_a_worker_told_not_to_listen_looks_every_interval(settings):
+    """Behind a pooler in transaction mode LISTEN hears nothing: WORKER_LISTEN=0."""
+    settings.WORKER_LISTEN = False
+    worker = Worker(
+        queue_names=["default"], excluded_queue_names=[], interval=0.2, batch=False,
+        backend_name="default", startup_delay=False, max_tasks=None, worker_id="deaf",
+    )  # fmt: skip
+    assert not worker.wakeup.ready()
+    assert worker.interval == 0.2  # nothing waiting: a look after the whole interval
+    assert worker.wakeup.listening is None  # and no connection made to listen on
+
+
 @postgresql
 @pytest.mark.django_db(transaction=True)
 def test_an_idle_worker_starts_a_task_as_it_is_queued_not_at_its_next_look():

@@ -120,7 +120,7 @@ class Wakeup:
     def ready(self) -> bool:
         """Whether this worker can be woken (PostgreSQL). The first call makes the connection;
         a task queued before it listened is found by the look that follows."""
-        if connection.vendor != "postgresql":
+        if connection.vendor != "postgresql" or not settings.WORKER_LISTEN:
             return False
         if self.listening is None or self.listening.closed:
             params = connection.get_connection_params()
