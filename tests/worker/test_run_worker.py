@@ -181,6 +181,20 @@ def test_a_task_queued_again_or_brought_forward_wakes_the_workers_and_one_taken_
         wakeup.close()
 
 
+@postgresql
+def test_a_worker_that_begins_to_listen_looks_once_more_before_it_waits():
+    """A task queued after its last look but before it listened sent a notice it never heard."""
+    worker = Worker(
+        queue_names=["default"], excluded_queue_names=[], interval=0.2, batch=False,
+        backend_name="default", startup_delay=False, max_tasks=None, worker_id="new",
+    )  # fmt: skip
+    try:
+        assert worker.interval == 0.0  # a look at once, not a wait
+        assert worker.wakeup.listening is not None  # and it listens from now on
+    finally:
+        worker.wakeup.close()
+
+
 def test_a_worker_told_not_to_listen_looks_every_interval(settings):
     """Behind a pooler in transaction mode LISTEN hears nothing: WORKER_LISTEN=0."""
     settings.WORKER_LISTEN = False

@@ -118,8 +118,8 @@ class Wakeup:
         self.listening = None  # the connection that LISTENs, once made
 
     def ready(self) -> bool:
-        """Whether this worker can be woken (PostgreSQL). The first call makes the connection;
-        a task queued before it listened is found by the look that follows."""
+        """Whether this worker can be woken (PostgreSQL), making the connection if it has none
+        (``Worker.interval`` then looks once more, for a task queued before it listened)."""
         if connection.vendor != "postgresql" or not settings.WORKER_LISTEN:
             return False
         if self.listening is None or self.listening.closed:
@@ -178,8 +178,11 @@ class Worker(db_worker.Worker):
         otherwise until the next task due, at most the interval it was given."""
         if not self.longest_sleep:
             return 0.0  # (0: db_worker's "no startup delay", and a busy loop if asked for)
+        was_listening = self.wakeup.listening is not None
         if self.batch or not self.wakeup.ready():
             return self.until_next_due(self.longest_sleep)
+        if not was_listening:  # it listens from now on: one more look, for what came before
+            return 0.0
         wait = self.until_next_due(max(self.longest_sleep, LONGEST_WAIT_LISTENING))
         log.debug("waiting for a task queued or due, at most %.2f s", wait)
         wake_at = time.time() + wait  # a task's run_after is of the clock of the one who queued
@@ -189,15 +192,15 @@ class Worker(db_worker.Worker):
                     wake_at = min(wake_at, 0.0 if due is None else due)
         return 0.0
 
+    @interval.setter
+    def interval(self, value: float) -> None:
+        self.longest_sleep = value
+
     def takes(self, queue: str) -> bool:
         """Whether this worker runs the tasks of ``queue``."""
         if queue in self.excluded_queue_names:
             return False
         return self.process_all_queues or queue in self.queue_names
-
-    @interval.setter
-    def interval(self, value: float) -> None:
-        self.longest_sleep = value
 
     def until_next_due(self, longest: float) -> float:
         """Seconds until the next task of this worker's queues comes due, at most ``longest``."""
