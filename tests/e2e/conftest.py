@@ -102,10 +102,12 @@ def new_page(browser, request):
     it. A page without one is the site as a browser shows it before its worker is in."""
     contexts = []
 
-    def make(width: int = 1000, height: int = 800, logged_in=None, service_worker=False):
+    def make(width: int = 1000, height: int = 800, logged_in=None, service_worker=False, **options):
+        """``options``: more of the browser context's (``timezone_id``...)."""
         context = browser.new_context(
             viewport={"width": width, "height": height},
             service_workers="allow" if service_worker else "block",
+            **options,
         )
         contexts.append(context)
         if logged_in is not None:  # a session cookie, as if the user had logged in
