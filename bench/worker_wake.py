@@ -19,7 +19,6 @@ tree. Needs DATABASE_URL (PostgreSQL); makes ``<name>_bench_wake``.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import subprocess
@@ -62,16 +61,13 @@ def worker(rev: str) -> subprocess.Popen:
     return process
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def idle_share(process: subprocess.Popen, seconds: float) -> float:
     """The worker's CPU over ``seconds`` with nothing queued, in % of one core."""
-    began, cpu = time.perf_counter(), cpu_seconds(process.pid)
+    from bench.load.servers import process_cpu_seconds
+
+    began, cpu = time.perf_counter(), process_cpu_seconds(process.pid)
     time.sleep(seconds)
-    return (cpu_seconds(process.pid) - cpu) / (time.perf_counter() - began) * 100
+    return (process_cpu_seconds(process.pid) - cpu) / (time.perf_counter() - began) * 100
 
 
 def lateness(count: int, rng: random.Random) -> tuple[list[float], list[float]]:

@@ -146,10 +146,11 @@ def notices(listening, sentinel: str) -> list[str]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_notify(%s, %s)", [WAKE_CHANNEL, sentinel])
     heard = []
-    for notice in listening.notifies():
+    for notice in listening.notifies(timeout=30):  # a failure guard: the sentinel comes at once
         if notice.payload == sentinel:
             return heard
         heard.append(notice.payload)
+    raise AssertionError(f"the sentinel never came back; heard {heard}")
 
 
 @postgresql
