@@ -5,12 +5,17 @@ time per board (median and mean over the boards, ``time.process_time``) and the 
 calls per board (cProfile's count: the same at every run of the same code, whatever the
 machine's load).
 
+``--deflate`` also prints what each seat's boards, in the order its socket is sent them, cost
+on the wire and in CPU through permessage-deflate as uvicorn's own protocol negotiates it (a
+4 KB window) and as the site's does (``euchre_site.wsprotocol``: the window holds the last
+board, so the next goes out as little more than what changed).
+
 ``--dump FILE`` writes every board, in order, to compare two commits' markup; the seconds of a
 countdown change from one run to the next and are left out of the comparison:
 
     DATABASE_URL=postgres://euchre:euchre@127.0.0.1:5432/euchre \\
     .venv/bin/python bench/boards.py [--moves 60] [--repeat 20] [--dump /tmp/boards.txt] \\
-        [--language th]
+        [--language th] [--deflate]
 
 It makes a database of its own (``<name>_bench_boards``), dropped and created afresh at each
 run. Run it from a worktree of the commit to compare against (copy this file there), the two
@@ -43,6 +48,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20, help="renders of each board")
     parser.add_argument("--dump", metavar="FILE", help="write every board to FILE")
     parser.add_argument("--language", default="en", help="the viewers' language (en, my, th...)")
+    parser.add_argument("--deflate", action="store_true", help="bytes and CPU on the wire too")
     args = parser.parse_args()
     in_process_env("bench_boards")
 
@@ -110,10 +116,41 @@ def main() -> None:
     print(f"CPU per board     median {statistics.median(spent) * 1000:.3f} ms  "
           f"mean {statistics.fmean(spent) * 1000:.3f} ms")  # fmt: skip
     print(f"function calls    {calls / len(boards):.0f} per board")
+    if args.deflate:
+        streams = [[render(t, s) for t, s in boards if s == seat] for seat in (0, 1)]
+        deflated(streams, args.repeat)
     if args.dump:
         with open(args.dump, "w") as out:
             for table, seat in boards:
                 out.write(COUNTDOWN.sub("(countdown)", render(table, seat)) + "\n")
+
+
+def deflated(streams: list[list[str]], repeat: int) -> None:
+    """Each seat's boards through permessage-deflate as the server compresses them (websockets'
+    own extension, one per socket, its window kept from board to board): bytes on the wire
+    and CPU per board, medians over both seats' boards, ``repeat`` passes each."""
+    from websockets.extensions.permessage_deflate import PerMessageDeflate
+    from websockets.frames import Frame, Opcode
+
+    from euchre_site import wsprotocol
+
+    settings = {"memLevel": wsprotocol.MEMORY_LEVEL}
+    windows = (("uvicorn's (4 KB)", 12), ("the site's (16 KB)", wsprotocol.SERVER_WINDOW_BITS))
+    for name, bits in windows:
+        sizes, spent = [], []
+        for stream in streams:
+            payloads = [board.encode() for board in stream]
+            for _ in range(repeat):
+                socket = PerMessageDeflate(False, False, 12, bits, settings)
+                for payload in payloads:
+                    began = time.process_time()
+                    frame = socket.encode(Frame(Opcode.TEXT, payload))
+                    spent.append(time.process_time() - began)
+                    sizes.append(len(frame.data))
+        text = statistics.median(len(b.encode()) for stream in streams for b in stream)
+        print(f"deflate, window {name:20} bytes per board median {statistics.median(sizes):6.0f}"
+              f"  mean {statistics.fmean(sizes):6.0f}  (of {text:.0f})"
+              f"  CPU median {statistics.median(spent) * 1e6:5.0f} us")  # fmt: skip
 
 
 if __name__ == "__main__":

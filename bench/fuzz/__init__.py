@@ -12,12 +12,12 @@ paths, and to the API with those bytes only; and websocket handshakes with malfo
 and hosts, followed by malformed frames.
 
 The server is started as docs/OPERATING.md's "Production" section starts it (``uvicorn
-euchre_site.asgi:served --factory``, DEBUG off, PostgreSQL, Redis, ``migrate`` and
-``collectstatic`` first, one task worker beside it), with a database of its own
-(``euchre_bench_fuzz``, dropped and created afresh) and Redis database 5 (``site``). The
-accounts, matches, a challenge, sessions and API tokens are made through the services in a
-child process (``world``). Then ``--requests`` raw requests (``plan``, ``raw_http``,
-``http_run``) and ``--handshakes`` websockets (``sockets``).
+euchre_site.asgi:served --factory --ws euchre_site.wsprotocol:WebSockets``, DEBUG off,
+PostgreSQL, Redis, ``migrate`` and ``collectstatic`` first, one task worker beside it), with a
+database of its own (``euchre_bench_fuzz``, dropped and created afresh) and Redis database 5
+(``site``). The accounts, matches, a challenge, sessions and API tokens are made through the
+services in a child process (``world``). Then ``--requests`` raw requests (``plan``,
+``raw_http``, ``http_run``) and ``--handshakes`` websockets (``sockets``).
 
 A request fails if it is answered 5xx, if the connection is reset or closed without a whole
 response (dropped), or if nothing comes within ``--timeout`` seconds (a hang). A websocket

@@ -101,6 +101,8 @@ class Site:
                     "uvicorn",
                     "euchre_site.asgi:served",
                     "--factory",
+                    "--ws",
+                    "euchre_site.wsprotocol:WebSockets",
                     "--host",
                     "127.0.0.1",
                     "--port",

@@ -126,6 +126,7 @@ def start_server(
     log = open(Path(tempfile.gettempdir()) / f"bench-uvicorn-{port}.log", "ab")  # noqa: SIM115
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "euchre_site.asgi:served", "--factory",
+         "--ws", "euchre_site.wsprotocol:WebSockets",
          "--host", "127.0.0.1", "--port", str(port), "--timeout-keep-alive", "75",
          *(["--workers", str(workers)] if workers > 1 else []),
          *([] if deflate else ["--ws-per-message-deflate", "false"])],

@@ -1,8 +1,9 @@
 """Real server processes for tests: daphne subprocesses on the test database, task workers,
 and nginx in front of servers with the site's own front config (``deploy/nginx.conf``).
 
-Each is started the way production starts one (``python -m daphne ... asgi:application``)
-with DEBUG off, so tests see exactly what a player's browser would.
+Each is started the way production starts one (``python -m daphne ... asgi:application``, or
+docs/OPERATING.md's uvicorn command exactly: ``Uvicorn``) with DEBUG off, so tests see exactly
+what a player's browser would.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import os
 import queue
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -23,6 +25,7 @@ from pathlib import Path
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
+OPERATING = ROOT / "docs" / "OPERATING.md"
 
 
 def free_port() -> int:
@@ -46,6 +49,10 @@ def server_env(**extra: str) -> dict[str, str]:
 
 
 class Server:
+    """A web process: daphne on the test database (``Uvicorn``: production's command)."""
+
+    listening = b"Listening on TCP address"  # what it logs once its socket listens
+
     def __init__(self, env: dict[str, str], port: int | None = None):
         self.env = env
         self.port = port or free_port()
@@ -55,10 +62,13 @@ class Server:
         self.log: threading.Thread | None = None
         self.lines: queue.Queue[str] = queue.Queue()  # its log, line by line (wait_for_line)
 
+    def command(self) -> list[str]:
+        daphne = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+        return [*daphne, "euchre_site.asgi:application"]
+
     def start(self) -> Server:
-        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
         self.process = subprocess.Popen(
-            [*command, "euchre_site.asgi:application"],
+            self.command(),
             cwd=ROOT,
             env=self.env,
             stdout=subprocess.DEVNULL,
@@ -72,7 +82,7 @@ class Server:
             for line in self.process.stderr:
                 os.write(2, line)
                 self.lines.put(line.decode(errors="replace"))
-                if b"Listening on TCP address" in line:
+                if self.listening in line:
                     passing = [self.process, self.lines]
                     self.log = threading.Thread(target=_pass_on, args=passing, daemon=True)
                     self.log.start()
@@ -104,6 +114,26 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         _logged(self)
+
+
+class Uvicorn(Server):
+    """A web process started with docs/OPERATING.md's command for one, word for word but its
+    port (the first of its ``python -m uvicorn`` lines)."""
+
+    listening = b"Uvicorn running on"
+
+    def command(self) -> list[str]:
+        return production_command(self.port)
+
+
+def production_command(port: int) -> list[str]:
+    """docs/OPERATING.md's command for a web process, on ``port``, run by this Python."""
+    lines = OPERATING.read_text(encoding="utf-8").splitlines()
+    line = next(line for line in lines if re.search(r"-m uvicorn\b", line))
+    words = shlex.split(line.rstrip(" &"))
+    words[0] = sys.executable  # .venv/bin/python
+    words[words.index("--port") + 1] = str(port)
+    return words
 
 
 def _pass_on(process: subprocess.Popen, lines: queue.Queue[str]) -> None:
