@@ -6,6 +6,10 @@ of perfect information, solved exactly by alpha-beta: "can the maker still take 
 is a yes/no question, so each search is a null window and cuts off at the first refutation.
 Points follow from two such questions (3 tricks made, 5 a march), which is why the solver never
 needs the exact trick count.
+
+Of a seat's cards of one suit with no card of the other seat (nor the card led) between them,
+one is searched: they win and lose the same tricks against every card still in play, so
+whatever one of them achieves the other does too, and the answer is the same.
 """
 
 from __future__ import annotations
@@ -13,6 +17,21 @@ from __future__ import annotations
 from games.engine.cards import EFFECTIVE_SUIT, POWER, SUIT_MASK, cards_in
 
 TRICKS_PER_HAND = 5
+
+# ABOVE[trump][card]: the cards of the card's suit (as trump makes it) that beat it.
+ABOVE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sum(
+            1 << other
+            for other in range(33)
+            if EFFECTIVE_SUIT[trump][other] == EFFECTIVE_SUIT[trump][card]
+            and POWER[trump][EFFECTIVE_SUIT[trump][card]][other]
+            > POWER[trump][EFFECTIVE_SUIT[trump][card]][card]
+        )
+        for card in range(33)
+    )
+    for trump in range(4)
+)
 
 
 def points_for_maker(tricks: int) -> int:
@@ -59,6 +78,7 @@ class Solver:
             return known
         trump = self.trump
         maker_moves = turn == self.maker
+        others = h0 if turn else h1  # the other seat's cards, and the card led
         if lead < 0:
             moves = hand
         else:
@@ -66,12 +86,19 @@ class Solver:
             moves = hand & SUIT_MASK[trump][led] or hand
             power = POWER[trump][led]
             beat = power[lead]
+            others |= 1 << lead
         result = not maker_moves
         # High cards first: the likeliest refutation for either side is to win the trick.
         order = self.high_first.get(moves)
         if order is None:
             order = self.high_first[moves] = cards_in(moves)[::-1]
+        above, suits = ABOVE[trump], EFFECTIVE_SUIT[trump]
+        runs = []  # of each run searched: the other cards above it, and its suit
         for card in order:
+            run = (above[card] & others) << 2 | suits[card]
+            if run in runs:  # a card of a run searched already: the same answer
+                continue
+            runs.append(run)
             rest = hand ^ (1 << card)
             n0, n1 = (h0, rest) if turn else (rest, h1)
             if lead < 0:
