@@ -60,5 +60,30 @@ def test_the_solver_scores_small_positions_exactly_as_brute_force(deck):
     assert compared == 300
 
 
+@pytest.mark.parametrize("deck", [24, 25])
+def test_positions_full_of_runs_score_exactly_as_brute_force(deck):
+    """Hands drawn from two suits and the joker, if any: most hold cards of one suit with no
+    card of the other hand between them, of which the solver searches one."""
+    rng = random.Random(deck + 100)
+    for _ in range(200):
+        trump, maker, turn = rng.randrange(4), rng.randrange(2), rng.randrange(2)
+        suits = {trump, (trump + rng.randrange(1, 4)) % 4}
+        pool = [c for c in cards_in(DECK_MASKS[deck]) if EFFECTIVE_SUIT[trump][c] in suits]
+        size = rng.randint(2, 4)
+        cards = rng.sample(pool, 2 * size + 1)
+        hands = [0, 0]
+        for card in cards[:size]:
+            hands[turn] |= 1 << card
+        for card in cards[size : 2 * size]:
+            hands[turn ^ 1] |= 1 << card
+        lead = None
+        if rng.random() < 0.5:
+            lead = cards[-1]
+            turn ^= 1
+        made = rng.randint(0, 5 - size - (lead is not None))
+        expected = points_for_maker(made + brute_force_tricks(hands, turn, lead, trump, maker))
+        assert Solver(trump, maker).maker_points(tuple(hands), turn, lead, made) == expected
+
+
 def test_scoring_from_the_makers_side():
     assert [points_for_maker(t) for t in range(6)] == [-2, -2, -2, 1, 1, 2]
