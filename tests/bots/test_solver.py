@@ -34,30 +34,32 @@ def brute_force_tricks(hands, turn, lead, trump, maker):
     return max(results) if turn == maker else min(results)
 
 
+def scores_as_brute_force(rng, cards: list[int], size: int, trump: int, maker: int, turn: int):
+    """The seat to move holds the first ``size`` of ``cards``, the other the next ``size``; half
+    the time it has led the last one already and the other seat follows. The solver's points
+    from there are plain minimax's."""
+    hands = [0, 0]
+    for card in cards[:size]:
+        hands[turn] |= 1 << card
+    for card in cards[size : 2 * size]:
+        hands[turn ^ 1] |= 1 << card
+    lead = None
+    if rng.random() < 0.5:
+        lead = cards[-1]
+        turn ^= 1
+    made = rng.randint(0, 5 - size - (lead is not None))
+    expected = points_for_maker(made + brute_force_tricks(hands, turn, lead, trump, maker))
+    assert Solver(trump, maker).maker_points(tuple(hands), turn, lead, made) == expected
+
+
 @pytest.mark.parametrize("deck", [24, 25, 32])
 def test_the_solver_scores_small_positions_exactly_as_brute_force(deck):
     rng = random.Random(deck)
-    compared = 0
     for _ in range(300):
         size = rng.randint(1, 4)
         cards = rng.sample(cards_in(DECK_MASKS[deck]), 2 * size + 1)
         trump, maker, turn = rng.randrange(4), rng.randrange(2), rng.randrange(2)
-        hands = [0, 0]
-        for card in cards[:size]:
-            hands[turn] |= 1 << card
-        for card in cards[size : 2 * size]:
-            hands[turn ^ 1] |= 1 << card
-        lead = None
-        if rng.random() < 0.5:
-            # The seat to move has led one more card already: the other seat follows.
-            lead = cards[-1]
-            turn ^= 1
-        made = rng.randint(0, 5 - size - (lead is not None))
-        expected = points_for_maker(made + brute_force_tricks(hands, turn, lead, trump, maker))
-        solver = Solver(trump, maker)
-        assert solver.maker_points(tuple(hands), turn, lead, made) == expected
-        compared += 1
-    assert compared == 300
+        scores_as_brute_force(rng, cards, size, trump, maker, turn)
 
 
 @pytest.mark.parametrize("deck", [24, 25])
@@ -70,19 +72,7 @@ def test_positions_full_of_runs_score_exactly_as_brute_force(deck):
         suits = {trump, (trump + rng.randrange(1, 4)) % 4}
         pool = [c for c in cards_in(DECK_MASKS[deck]) if EFFECTIVE_SUIT[trump][c] in suits]
         size = rng.randint(2, 4)
-        cards = rng.sample(pool, 2 * size + 1)
-        hands = [0, 0]
-        for card in cards[:size]:
-            hands[turn] |= 1 << card
-        for card in cards[size : 2 * size]:
-            hands[turn ^ 1] |= 1 << card
-        lead = None
-        if rng.random() < 0.5:
-            lead = cards[-1]
-            turn ^= 1
-        made = rng.randint(0, 5 - size - (lead is not None))
-        expected = points_for_maker(made + brute_force_tricks(hands, turn, lead, trump, maker))
-        assert Solver(trump, maker).maker_points(tuple(hands), turn, lead, made) == expected
+        scores_as_brute_force(rng, rng.sample(pool, 2 * size + 1), size, trump, maker, turn)
 
 
 def test_scoring_from_the_makers_side():
