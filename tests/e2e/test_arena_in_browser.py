@@ -113,7 +113,11 @@ def test_four_players_in_an_arena_paired_live_to_the_podium(
             new_page(width=375, height=740, logged_in=user) if i == 1 else new_page(logged_in=user)
         )
         page.goto(f"{live_server_url}/arenas/{arena.pk}/")
-        page.click("[data-action=join-arena]")
+        # The join is a form's post, answered by the arena's page again: waited for as a load
+        # (once, under `make test`'s SQLite on a busy machine, the page had not come back in
+        # the 5 s an expect waits).
+        with page.expect_navigation():
+            page.click("[data-action=join-arena]")
         expect(page.locator("[data-action=pause-arena]")).to_be_visible()
         page.on("request", lambda r: f"/arenas/{arena.pk}/next" in r.url and polls.append(r.url))
         page.on("request", lambda r: r.is_navigation_request() and loads.append(r.url))
