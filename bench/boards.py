@@ -141,7 +141,11 @@ def deflated(streams: list[list[str]], repeat: int) -> None:
         for stream in streams:
             payloads = [board.encode() for board in stream]
             for _ in range(repeat):
-                socket = PerMessageDeflate(False, False, 12, bits, settings)
+                socket = PerMessageDeflate(
+                    remote_no_context_takeover=False, local_no_context_takeover=False,
+                    remote_max_window_bits=wsprotocol.CLIENT_WINDOW_BITS,
+                    local_max_window_bits=bits, compress_settings=settings,
+                )  # fmt: skip
                 for payload in payloads:
                     began = time.process_time()
                     frame = socket.encode(Frame(Opcode.TEXT, payload))

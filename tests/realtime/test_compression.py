@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 
 import pytest
 from websockets.client import ClientProtocol
@@ -17,13 +16,10 @@ from websockets.uri import parse_uri
 
 from euchre_site import wsprotocol
 from tests.support.matches import start
-from tests.support.players import session_cookie
+from tests.support.players import ACTION, VERSION, session_cookie
 from tests.support.servers import Uvicorn, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-VERSION = re.compile(r'data-version="(\d+)"')
-ACTION = re.compile(r'name="action" value="([^"]+)"')
 
 
 class WireSocket:
@@ -47,7 +43,8 @@ class WireSocket:
         self.protocol.send_request(request)
         self._flush()
         while self.protocol.handshake_exc is None and not self.agreed:
-            self.protocol.receive_data(await self.reader.read(65536))
+            async with asyncio.timeout(10):  # a failure's guard: the answer comes at once
+                self.protocol.receive_data(await self.reader.read(65536))
             for event in self.protocol.events_received():
                 if hasattr(event, "status_code"):
                     assert event.status_code == 101, event

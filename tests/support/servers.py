@@ -126,11 +126,15 @@ class Uvicorn(Server):
         return production_command(self.port)
 
 
-def production_command(port: int) -> list[str]:
-    """docs/OPERATING.md's command for a web process, on ``port``, run by this Python."""
+def production_commands() -> list[str]:
+    """docs/OPERATING.md's lines that start a web process (``python -m uvicorn ...``)."""
     lines = OPERATING.read_text(encoding="utf-8").splitlines()
-    line = next(line for line in lines if re.search(r"-m uvicorn\b", line))
-    words = shlex.split(line.rstrip(" &"))
+    return [line for line in lines if re.search(r"-m uvicorn\b", line)]
+
+
+def production_command(port: int) -> list[str]:
+    """docs/OPERATING.md's (first) command for a web process, on ``port``, run by this Python."""
+    words = shlex.split(production_commands()[0].rstrip(" &"))
     words[0] = sys.executable  # .venv/bin/python
     words[words.index("--port") + 1] = str(port)
     return words

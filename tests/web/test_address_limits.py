@@ -5,18 +5,15 @@ alone, named."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.models import Guest
 from games.services import throttle
+from tests.support.servers import OPERATING, production_commands
 
 pytestmark = pytest.mark.django_db
-OPERATING = Path(__file__).resolve().parents[2] / "docs" / "OPERATING.md"
 SECRET = "Deal-me-in-2026"
 
 
@@ -80,7 +77,7 @@ def test_failed_log_ins_from_one_ipv6_network_lock_the_network_and_no_further(al
 
 def test_the_production_servers_believe_forwarded_addresses_from_the_named_proxy_only():
     text = OPERATING.read_text(encoding="utf-8")
-    commands = [line for line in text.splitlines() if re.search(r"-m uvicorn\b", line)]
+    commands = production_commands()
     assert commands, "docs/OPERATING.md starts its web processes with uvicorn"
     for command in commands:
         assert "--proxy-headers --forwarded-allow-ips=127.0.0.1" in command, command
