@@ -123,6 +123,8 @@ class Stream(Member):
             yield [self._closed("over")], False
             return
         while True:
+            if not self.later:
+                _cancelled_on_the_way()
             kind, item = self.later.popleft() if self.later else await self.inbox.get()
             try:
                 if kind == "table":
@@ -160,6 +162,17 @@ class Stream(Member):
     def _closed(self, code: str) -> dict:
         with translation.override(self.language):
             return closed_event(code, self.feed.over if code == "over" else code)
+
+
+def _cancelled_on_the_way() -> None:
+    """Raises the cancel of a stream whose client went while a step was finishing, before the
+    stream waits for its next event. Python 3.11's ``asyncio.wait_for`` (inside redis-py's
+    sends) and asgiref's database calls return their result when a cancel lands as they
+    finish, so the stream carried on to its wait and stayed open until its next heartbeat
+    found the client gone. The task still counts the cancel asked of it."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
 
 
 def _on(feed: Feed, messages: list[dict | None], language: str) -> list[dict]:

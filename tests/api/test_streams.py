@@ -114,6 +114,16 @@ async def test_an_open_stream_keeps_its_player_at_the_table(kind, alice, bob, se
     await stream.close()
 
 
+async def test_an_http_stream_whose_client_goes_as_it_joins_ends_without_a_heartbeat(alice, bob):
+    """The client goes while the stream joins its groups (a send to Redis finishing as the
+    cancel comes): the stream ends there, not at its next heartbeat, 10 s on."""
+    await db(services.challenge_create)(user=alice, challenged=bob)
+    for user in (alice, bob, alice):
+        stream = await open_stream("http", await db(token_for)(user), "account")
+        assert (await stream.next())["type"] == "challenge"
+        assert b"\n" not in await stream.close()
+
+
 @pytest.mark.parametrize("kind", ["http", "websocket"])
 async def test_revoking_the_token_closes_its_open_streams_at_once(kind, alice, bob):
     match = await db(start)(alice, bob, move_seconds=None)

@@ -41,25 +41,28 @@ class HttpStream:
         while await asyncio.wait_for(anext(self.lines), timeout) != b"\n":
             pass
 
-    async def close(self) -> None:
+    async def close(self) -> list[bytes]:
         """The client goes: as the server does then, the read under way is cancelled and the
         stream's own clean-up runs. Only a read under way carries the cancel into the stream:
-        one not yet started, or one that ends with a line all the same (it had one ready, or
-        a step it was in finished first), leaves the stream suspended at its ``yield``, where
-        closing Django's wrappers around it never reaches. So each read is started (waited for
-        until its task says it is entering the stream), then cancelled, until a cancel lands."""
+        one not yet started, or one that ends with a line all the same (it had one ready),
+        leaves the stream suspended at its ``yield``, where closing Django's wrappers around
+        it never reaches. So each read is started (waited for until its task says it is
+        entering the stream), then cancelled, until a cancel lands. Returns what the reads
+        brought meanwhile (a heartbeat among them: the stream let a cancel go by)."""
+        brought = []
         while True:
             started = asyncio.Event()
             reading = asyncio.ensure_future(self._read(started))
             await started.wait()
             reading.cancel()
             try:
-                await reading
+                brought.append(await reading)
             except asyncio.CancelledError:  # it reached the stream: its clean-up ran
                 break
             except StopAsyncIteration:  # it ended by itself: its clean-up ran
-                return
+                return brought
         await self.lines.aclose()
+        return brought
 
     async def _read(self, started: asyncio.Event) -> bytes:
         started.set()
