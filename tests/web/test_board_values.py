@@ -144,12 +144,8 @@ def test_no_board_leaves_garbage_to_the_cyclic_collector(alice, bob, django_db_b
     gc.disable()
     try:
         for public, state in shown:
-            for viewer in (alice, bob, None):
-                seat = public.seat_of(viewer) if viewer else None
-                context = board_context(
-                    public, view_of(state, seat), viewer, present=frozenset(), spectators=0
-                )
-                assert 'id="board"' in render_board(context)
+            for viewer in (alice, bob, None):  # None: a spectator
+                assert 'id="board"' in rendered(public, state, viewer, django_db_blocker)
         learn = learn_hand.context(progress, ["You", "Computer"])
         assert "learn-board" in render_board({**learn, "error": ""}, template_name=LEARN_BOARD)
         assert gc.collect() == 0
