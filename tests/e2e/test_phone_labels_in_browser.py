@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.support.browser import shot
+from tests.support.browser import shot, socket_heard, watch_sockets
 from tests.support.matches import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -84,7 +84,11 @@ def test_the_opponents_labels_are_whole_and_clear_at_320_px(
     theirs.goto(f"{live_server_url}/matches/{match.pk}/")
     page = new_page(320, 568, logged_in=alice)
     in_language(page, language)
+    watch_sockets(page)
     page.goto(f"{live_server_url}/matches/{match.pk}/")
+    # The socket's first board (the room's, with this page's own presence) swaps the plate:
+    # a tap must not fall between its press and its release, or it lands on neither plate.
+    socket_heard(page, "/ws/matches/")
     page.wait_for_selector('.seat-top .presence[data-presence="here"]')
     whole_and_clear(page.evaluate(LABELS))
     # The name is cut to fit; a tap shows it whole, a second cuts it again.
