@@ -31,13 +31,23 @@ async def websockets(scope, receive, send):
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": traced(websockets)})
 
 
+# The cyclic collector's thresholds in a server process (``served``): a young collection every
+# 2,000 allocations, the middle generation every 10 of them, the whole heap after 2,500 of those.
+GC_THRESHOLDS = (2_000, 10, 2_500)
+
+
 def served():
     """The application as a long-running server runs it, tuned at start-up rather than when
     imported (tests and commands import the module too):
     ``uvicorn euchre_site.asgi:served --factory`` calls this once in each worker process.
 
-    The cyclic collector collects young objects every 10,000 allocations instead of 700 and
-    the whole heap rarely: with a few hundred sockets open, a full collection stalls every
-    socket of the process for 100-200 ms (bench/load)."""
-    gc.set_threshold(10_000, 50, 100)
+    While the collector runs, no socket of the process is served, so its collections are
+    kept short rather than rare (bench/load, 450 matches, docs/PERFORMANCE.md). Python's own
+    thresholds (700, 10, 10) collect the whole heap, a few hundred sockets' worth, every few
+    seconds: 100-200 ms each. Young collections every 10,000 allocations and the middle
+    generation every 50 of them made the middle one hold everything a page's request leaves
+    to the collector (Django's and uvicorn's, about 250 objects a request) for minutes: 200-350
+    ms each. Now each collection takes under 40 ms; the whole heap is collected about as
+    rarely as with the latter (every 50 million allocations)."""
+    gc.set_threshold(*GC_THRESHOLDS)
     return application

@@ -75,7 +75,7 @@ def test_importing_the_application_leaves_the_process_as_it_was_and_serving_tune
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split(None, 1) == ["True", "(10000, 50, 100)\n"]
+    assert result.stdout.split(None, 1) == ["True", "(2000, 10, 2500)\n"]
 
 
 def test_the_database_and_channel_layer_follow_the_environment():
